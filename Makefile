@@ -1,0 +1,45 @@
+# schedlab top-level Makefile.
+#
+#   make             build module/schedlab.ko for the running kernel
+#                    (KDIR=/path/to/headers for another one) and the tools
+#   make tools       host tools only (build/host/)
+#   make demo        boot a stock Debian kernel in QEMU, load schedlab, show
+#                    its status and the cpu_signals report (KERNEL=6.1|6.12|7)
+#   make check       every test: host unit tests, DKMS, then the in-guest
+#                    suite on each stock kernel (KERNELS="6.1 6.12 7")
+#   make clean
+#
+# The VM targets install what they need through scripts/setup-host.sh (apt,
+# as root) and cache downloads in /var/cache/schedlab (SCHEDLAB_CACHE).
+
+CC ?= cc
+HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
+HOSTBIN := build/host
+TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch
+
+all: module tools
+
+module:
+	$(MAKE) -C module
+
+tools: $(TOOLS)
+
+$(HOSTBIN)/btf_layout: tools/btf-layout/btf_layout.c
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(HOSTBIN)/ctxswitch: tools/bench/ctxswitch.c
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+check:
+	bash scripts/check.sh $(KERNELS)
+
+demo:
+	bash scripts/demo.sh $(KERNEL)
+
+clean:
+	-$(MAKE) -C module clean 2>/dev/null
+	rm -rf build module/generated
+
+.PHONY: all module tools check demo clean

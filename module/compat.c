@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compat: capability detection (see compat.h for what a capability is).
+ *
+ * Tracepoints: for_each_kernel_tracepoint() walks the kernel's built-in
+ * tracepoints; each one schedlab may use is looked up by name once, at load.
+ *
+ * Private per-CPU data (struct rq): the kernel does not export runqueues.
+ * The BTF of the target kernel records every per-CPU variable with its
+ * offset inside the per-CPU section (.data..percpu). this_cpu_off is an
+ * exported per-CPU variable of the same section, so
+ *	&runqueues = &this_cpu_off - off(this_cpu_off) + off(runqueues)
+ * holds whatever the section's base address is (zero-based or not). The
+ * result is verified before use: every CPU's rq->cpu must equal that CPU.
+ *
+ * Other private symbols: kallsyms_lookup_name() is found by registering a
+ * kprobe on it. Calling it through a pointer is only safe when indirect
+ * branch tracking (IBT) cannot fault: either the CPU does not enforce IBT or
+ * the function still begins with ENDBR64. Otherwise symbol lookup is a
+ * missing capability and what depends on it says so.
+ */
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/sched.h>
+#include <linux/jump_label.h>
+#include <uapi/linux/sched.h>
+#include <asm/cpufeature.h>
+
+#include "compat.h"
+
+struct sl_cap_state {
+	const char *name;
+	const char *tracepoint;		/* for tracepoint capabilities */
+	bool present;
+	char detail[96];
+};
+
+static struct sl_cap_state caps[SL_NR_CAPS] = {
+	[SL_CAP_TP_SCHED_SWITCH]	= { "tracepoint:sched_switch", "sched_switch" },
+	[SL_CAP_TP_SCHED_WAKEUP]	= { "tracepoint:sched_wakeup", "sched_wakeup" },
+	[SL_CAP_TP_SCHED_MIGRATE_TASK]	= { "tracepoint:sched_migrate_task", "sched_migrate_task" },
+	[SL_CAP_TP_CONTENTION_BEGIN]	= { "tracepoint:contention_begin", "contention_begin" },
+	[SL_CAP_TP_CONTENTION_END]	= { "tracepoint:contention_end", "contention_end" },
+	[SL_CAP_TP_PELT_CFS]		= { "tracepoint:pelt_cfs_tp", "pelt_cfs_tp" },
+	[SL_CAP_TP_PELT_SE]		= { "tracepoint:pelt_se_tp", "pelt_se_tp" },
+	[SL_CAP_TP_UTIL_EST_SE]		= { "tracepoint:sched_util_est_se_tp", "sched_util_est_se_tp" },
+	[SL_CAP_TP_OVERUTILIZED]	= { "tracepoint:sched_overutilized_tp", "sched_overutilized_tp" },
+	[SL_CAP_RUNQUEUES]		= { "runqueues" },
+	[SL_CAP_BLOCKED_ON]		= { "task_struct::blocked_on" },
+	[SL_CAP_PROXY_EXEC]		= { "CONFIG_SCHED_PROXY_EXEC" },
+	[SL_CAP_DL_DYNAMIC]		= { "SCHED_GETATTR_FLAG_DL_DYNAMIC" },
+	[SL_CAP_EEVDF]			= { "sched_entity::vlag+deadline" },
+	[SL_CAP_UCLAMP]			= { "task_struct::uclamp_req" },
+	[SL_CAP_KPROBES]		= { "kprobes" },
+};
+
+static void set_cap(enum sl_cap cap, bool present, const char *fmt, ...)
+{
+	va_list ap;
+
+	caps[cap].present = present;
+	va_start(ap, fmt);
+	vsnprintf(caps[cap].detail, sizeof(caps[cap].detail), fmt, ap);
+	va_end(ap);
+}
+
+bool sl_cap_has(enum sl_cap cap)
+{
+	return cap < SL_NR_CAPS && caps[cap].present;
+}
+
+const char *sl_cap_name(enum sl_cap cap)
+{
+	return cap < SL_NR_CAPS ? caps[cap].name : "?";
+}
+
+const char *sl_cap_detail(enum sl_cap cap)
+{
+	return cap < SL_NR_CAPS ? caps[cap].detail : "";
+}
+
+/* --- tracepoints ------------------------------------------------------- */
+
+struct tp_lookup {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void tp_match(struct tracepoint *tp, void *priv)
+{
+	struct tp_lookup *l = priv;
+
+	if (!l->tp && !strcmp(tp->name, l->name))
+		l->tp = tp;
+}
+
+struct tracepoint *sl_tracepoint(const char *name)
+{
+	struct tp_lookup l = { .name = name };
+
+	for_each_kernel_tracepoint(tp_match, &l);
+	return l.tp;
+}
+
+int sl_tracepoint_register(const char *name, void *probe, void *data)
+{
+	struct tracepoint *tp = sl_tracepoint(name);
+
+	if (!tp)
+		return -ENOENT;
+	return tracepoint_probe_register(tp, probe, data);
+}
+
+void sl_tracepoint_unregister(const char *name, void *probe, void *data)
+{
+	struct tracepoint *tp = sl_tracepoint(name);
+
+	if (tp)
+		WARN_ON_ONCE(tracepoint_probe_unregister(tp, probe, data));
+}
+
+/* --- private symbols --------------------------------------------------- */
+
+typedef unsigned long (*kallsyms_lookup_name_t)(const char *name);
+static kallsyms_lookup_name_t lookup_name;
+static char lookup_name_why[80];
+
+#ifdef CONFIG_X86_KERNEL_IBT
+static bool starts_with_endbr(const void *addr)
+{
+	static const u8 endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+	u8 insn[4];
+
+	if (copy_from_kernel_nofault(insn, addr, sizeof(insn)))
+		return false;
+	return !memcmp(insn, endbr64, sizeof(insn));
+}
+#endif
+
+static void find_lookup_name(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	void *addr;
+	int ret;
+
+	ret = register_kprobe(&kp);
+	if (ret < 0) {
+		set_cap(SL_CAP_KPROBES, false, "register_kprobe failed: %d", ret);
+		snprintf(lookup_name_why, sizeof(lookup_name_why),
+			 "kprobes unavailable (%d)", ret);
+		return;
+	}
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	set_cap(SL_CAP_KPROBES, true, "available");
+#ifdef CONFIG_X86_KERNEL_IBT
+	if (cpu_feature_enabled(X86_FEATURE_IBT) && !starts_with_endbr(addr)) {
+		snprintf(lookup_name_why, sizeof(lookup_name_why),
+			 "kallsyms_lookup_name sealed under IBT");
+		return;
+	}
+#endif
+	lookup_name = (kallsyms_lookup_name_t)addr;
+}
+
+unsigned long sl_lookup_symbol(const char *name)
+{
+	return lookup_name ? lookup_name(name) : 0;
+}
+
+/* --- struct rq ----------------------------------------------------------- */
+
+static void __percpu *runqueues_pcpu;
+
+void *sl_cpu_rq(int cpu)
+{
+	return runqueues_pcpu ? per_cpu_ptr(runqueues_pcpu, cpu) : NULL;
+}
+
+static void detect_runqueues(void)
+{
+#if SL_HAS_VAR_runqueues && SL_HAS_VAR_this_cpu_off && SL_HAS_rq__cpu
+	unsigned long base = (unsigned long)&this_cpu_off;
+	void __percpu *pcpu;
+	int cpu;
+
+	/* Both must live in the same per-CPU section for the arithmetic. */
+	BUILD_BUG_ON(sizeof(SL_VARSEC_runqueues) != sizeof(SL_VARSEC_this_cpu_off));
+	if (strcmp(SL_VARSEC_runqueues, SL_VARSEC_this_cpu_off)) {
+		set_cap(SL_CAP_RUNQUEUES, false, "runqueues not in %s",
+			SL_VARSEC_this_cpu_off);
+		return;
+	}
+	pcpu = (void __percpu *)(base - SL_VAROFF_this_cpu_off + SL_VAROFF_runqueues);
+	for_each_possible_cpu(cpu) {
+		void *rq = per_cpu_ptr(pcpu, cpu);
+
+		if ((int)SL_READ(rq, rq__cpu) != cpu) {
+			set_cap(SL_CAP_RUNQUEUES, false,
+				"layout check failed: rq(%d)->cpu = %d", cpu,
+				(int)SL_READ(rq, rq__cpu));
+			return;
+		}
+	}
+	runqueues_pcpu = pcpu;
+	set_cap(SL_CAP_RUNQUEUES, true,
+		"BTF per-CPU offset, rq->cpu verified on %u CPUs",
+		num_possible_cpus());
+#else
+	set_cap(SL_CAP_RUNQUEUES, false, "runqueues/this_cpu_off/rq::cpu not in BTF");
+#endif
+}
+
+/* --- proxy execution ----------------------------------------------------- */
+
+static struct static_key *proxy_exec_key;
+
+bool sl_proxy_exec_enabled(void)
+{
+	return proxy_exec_key && static_key_enabled(proxy_exec_key);
+}
+
+static void detect_proxy_exec(void)
+{
+	unsigned long key;
+
+#if SL_HAS_FUNC_find_proxy_task
+	key = sl_lookup_symbol("__sched_proxy_exec");
+	if (key) {
+		proxy_exec_key = (struct static_key *)key;
+		set_cap(SL_CAP_PROXY_EXEC, true, "built in, %s at boot",
+			sl_proxy_exec_enabled() ? "enabled" : "disabled");
+	} else {
+		set_cap(SL_CAP_PROXY_EXEC, true, "built in, state unknown: %s",
+			lookup_name_why[0] ? lookup_name_why : "no __sched_proxy_exec");
+	}
+#else
+	(void)key;
+	set_cap(SL_CAP_PROXY_EXEC, false, "find_proxy_task() not in BTF");
+#endif
+}
+
+int sl_compat_init(void)
+{
+	int i;
+
+	for (i = 0; i < SL_NR_CAPS; i++) {
+		if (!caps[i].tracepoint)
+			continue;
+		if (sl_tracepoint(caps[i].tracepoint))
+			set_cap(i, true, "found by name");
+		else
+			set_cap(i, false, "no such tracepoint in this kernel");
+	}
+
+	find_lookup_name();
+	detect_runqueues();
+	detect_proxy_exec();
+
+	set_cap(SL_CAP_BLOCKED_ON, SL_HAS_task_struct__blocked_on,
+		SL_HAS_task_struct__blocked_on ? "BTF" :
+		"not in BTF (kernel without proxy exec or DEBUG_MUTEXES)");
+#ifdef SCHED_GETATTR_FLAG_DL_DYNAMIC
+	set_cap(SL_CAP_DL_DYNAMIC, true, "uapi header of the target kernel");
+#else
+	set_cap(SL_CAP_DL_DYNAMIC, false, "not in the target kernel's uapi headers");
+#endif
+	set_cap(SL_CAP_EEVDF, SL_HAS_task_struct__se__vlag && SL_HAS_task_struct__se__deadline,
+		SL_HAS_task_struct__se__vlag ? "BTF: EEVDF" : "not in BTF (pre-EEVDF CFS kernel)");
+	set_cap(SL_CAP_UCLAMP, SL_HAS_task_struct__uclamp_req,
+		SL_HAS_task_struct__uclamp_req ? "BTF: uclamp" : "not in BTF (CONFIG_UCLAMP_TASK off)");
+	return 0;
+}
+
+void sl_compat_exit(void)
+{
+	runqueues_pcpu = NULL;
+	proxy_exec_key = NULL;
+	lookup_name = NULL;
+}

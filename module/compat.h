@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat: the one place where schedlab finds out what the running kernel
+ * offers.
+ *
+ * A capability is anything a feature may need that a stock kernel may or may
+ * not have: a tracepoint (looked up by name at load time), a private symbol
+ * (looked up through kallsyms), a member of a private structure (resolved at
+ * build time from the target kernel's BTF, see layout.spec), a uapi flag.
+ * Nothing is guessed from version numbers. Features list the capabilities
+ * they need; one that is missing keeps the feature unavailable and is named
+ * in the status report.
+ */
+#ifndef SCHEDLAB_COMPAT_H
+#define SCHEDLAB_COMPAT_H
+
+#include <linux/types.h>
+#include <linux/tracepoint.h>
+#include "sched_layout.h"	/* generated from BTF */
+#include "layout_info.h"	/* SL_LAYOUT_KERNEL */
+
+enum sl_cap {
+	/* tracepoints, found by name */
+	SL_CAP_TP_SCHED_SWITCH,
+	SL_CAP_TP_SCHED_WAKEUP,
+	SL_CAP_TP_SCHED_MIGRATE_TASK,
+	SL_CAP_TP_CONTENTION_BEGIN,
+	SL_CAP_TP_CONTENTION_END,
+	SL_CAP_TP_PELT_CFS,
+	SL_CAP_TP_PELT_SE,
+	SL_CAP_TP_UTIL_EST_SE,
+	SL_CAP_TP_OVERUTILIZED,
+	/* private symbols and layouts */
+	SL_CAP_RUNQUEUES,	/* per-CPU struct rq, and the members cpu_signals reads */
+	SL_CAP_BLOCKED_ON,	/* task_struct::blocked_on */
+	SL_CAP_PROXY_EXEC,	/* CONFIG_SCHED_PROXY_EXEC built in */
+	SL_CAP_DL_DYNAMIC,	/* sched_getattr(SCHED_GETATTR_FLAG_DL_DYNAMIC) */
+	SL_CAP_EEVDF,		/* sched_entity::vlag and ::deadline */
+	SL_CAP_UCLAMP,		/* task_struct::uclamp_req */
+	SL_CAP_KPROBES,		/* kprobes can be registered */
+	SL_NR_CAPS
+};
+
+#define SL_CAP(c)	(1ULL << (c))
+
+/* Detect every capability; called once at module load. */
+int sl_compat_init(void);
+void sl_compat_exit(void);
+
+bool sl_cap_has(enum sl_cap cap);
+const char *sl_cap_name(enum sl_cap cap);
+/* Where the capability comes from and, when absent, why. */
+const char *sl_cap_detail(enum sl_cap cap);
+/* Whether proxy execution is built in *and* switched on right now. */
+bool sl_proxy_exec_enabled(void);
+
+/* Tracepoints by name (built-in kernel tracepoints). */
+struct tracepoint *sl_tracepoint(const char *name);
+int sl_tracepoint_register(const char *name, void *probe, void *data);
+void sl_tracepoint_unregister(const char *name, void *probe, void *data);
+
+/* A private symbol's address, or 0. */
+unsigned long sl_lookup_symbol(const char *name);
+
+/*
+ * Reading private structures through the BTF-derived layout.
+ * SL_READ(ptr, rq__nr_running) reads the member at its generated offset with
+ * its generated width; it does not compile when the member is absent from
+ * the target kernel, so every use must sit behind an SL_HAS_* check.
+ */
+static __always_inline u64 sl_read_width(const void *p, size_t width)
+{
+	switch (width) {
+	case 1: return READ_ONCE(*(const u8 *)p);
+	case 2: return READ_ONCE(*(const u16 *)p);
+	case 4: return READ_ONCE(*(const u32 *)p);
+	case 8: return READ_ONCE(*(const u64 *)p);
+	}
+	BUILD_BUG();
+	return 0;
+}
+
+#define SL_PTR(base, id)	((void *)((char *)(base) + SL_OFF_##id))
+#define SL_READ(base, id)	sl_read_width(SL_PTR(base, id), SL_SZ_##id)
+
+/* The per-CPU struct rq of @cpu (valid only with SL_CAP_RUNQUEUES). */
+void *sl_cpu_rq(int cpu);
+
+#endif /* SCHEDLAB_COMPAT_H */

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# buildroot.sh CC_MAJOR        print the directory of a build root whose gcc
+#                              is gcc-CC_MAJOR, creating it if needed
+# buildroot.sh run DIR CMD...  run CMD inside build root DIR, with the work
+#                              tree and the cache bind-mounted at their own
+#                              paths and /proc mounted (objtool reads it)
+#
+# Kernels built with the host's gcc need no build root ("host" is printed).
+# Newer Debian kernels (trixie, trixie-backports) are built with gcc-14;
+# gcc-12 cannot build modules against their headers, so a minimal trixie
+# root with gcc-14 is debootstrapped into the cache once.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+suite_for_gcc() {
+	case "$1" in
+	14) echo trixie ;;
+	*) die "no build root known for gcc-$1" ;;
+	esac
+}
+
+create() {
+	local major=$1 suite dir
+	if command -v "gcc-$major" >/dev/null 2>&1; then echo host; return 0; fi
+	suite=$(suite_for_gcc "$major")
+	dir=$SCHEDLAB_CACHE/buildroot-$suite-gcc$major
+	if [ -f "$dir/.schedlab-ready" ]; then echo "$dir"; return 0; fi
+	log "creating $suite build root with gcc-$major in $dir"
+	rm -rf "$dir"
+	debootstrap --variant=minbase \
+		--include="gcc-$major,gcc,make,libc6-dev,libelf-dev,bc,bison,flex,pahole,kmod,binutils,xz-utils,zstd" \
+		"$suite" "$dir" http://deb.debian.org/debian >"$SCHEDLAB_CACHE/debootstrap-$suite.log" 2>&1 ||
+		die "debootstrap $suite failed, see $SCHEDLAB_CACHE/debootstrap-$suite.log"
+	touch "$dir/.schedlab-ready"
+	echo "$dir"
+}
+
+run_in() {
+	local dir=$1; shift
+	if [ "$dir" = host ]; then "$@"; return; fi
+	# A private mount namespace: the bind mounts vanish with the command.
+	unshare -m -- bash -euc '
+		dir=$1; top=$2; cache=$3; shift 3
+		for p in "$top" "$cache"; do
+			mkdir -p "$dir$p"; mount --bind "$p" "$dir$p"
+		done
+		mount -t proc proc "$dir/proc"
+		exec chroot "$dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp "$@"
+	' run_in "$dir" "$SCHEDLAB_TOP" "$SCHEDLAB_CACHE" "$@"
+}
+
+case "${1:-}" in
+run)	shift; run_in "$@" ;;
+[0-9]*)	create "$1" ;;
+*)	echo "usage: $0 CC_MAJOR | run DIR CMD..." >&2; exit 2 ;;
+esac

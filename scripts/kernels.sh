@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# kernels.sh resolve SERIES   print "KVER PKGVERSION" of the newest stock
+#                             Debian kernel of that series
+# kernels.sh fetch SERIES     download and unpack it (image + headers) into
+#                             the cache, extract its BTF; print the directory
+#
+# SERIES: 6.1 (bookworm), 6.12 (bookworm-backports), 7 (newest 7.x from
+# trixie-backports). Point releases come and go, so the newest one the
+# archive has today is resolved every time.
+#
+# The fetched directory holds:
+#   info          shell variables: KVER PKG PKGVER SUITE KDIR VMLINUZ BTF CC_MAJOR
+#   root/         every package unpacked (dpkg-deb -x), relative symlinks intact
+#   vmlinux.btf   the kernel's raw BTF
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+newest_image() {	# newest_image REGEX: newest linux-image-* whose headers exist too
+	local p kver
+	for p in $(apt-cache search --names-only "$1" | awk '{print $1}' | sort -rV); do
+		kver=${p#linux-image-}
+		if apt-cache show "linux-headers-$kver" >/dev/null 2>&1; then
+			echo "$kver"; return 0
+		fi
+	done
+	return 1
+}
+
+resolve() {
+	local series=$1 kver
+	case "$series" in
+	6.1)	kver=$(newest_image '^linux-image-6\.1\.0-[0-9]+-amd64$') ;;
+	6.12)	kver=$(newest_image '^linux-image-6\.12\.[0-9]+\+deb12-amd64$') ;;
+	7)	kver=$(newest_image '^linux-image-7\.[0-9]+\.[0-9]+\+deb13-amd64$') ;;
+	*)	die "unknown kernel series '$series' (known: $SCHEDLAB_SERIES_ALL)" ;;
+	esac || die "no kernel of series $series in the apt lists (run scripts/setup-host.sh)"
+	echo "$kver $(pkgver "linux-image-$kver")"
+}
+
+pkgver() { apt-cache show --no-all-versions "$1" | awk '/^Version:/ {print $2; exit}'; }
+
+# The packages that make up image + headers: the image (and, for 7.x where the
+# image is a meta package, the linux-binary package that holds vmlinuz), the
+# headers and what they depend on among linux-headers-* / linux-kbuild-*.
+packages_for() {
+	local kver=$1
+	echo "linux-image-$kver"
+	apt-cache depends "linux-image-$kver" | awk '/Depends: linux-binary-/ {print $2}'
+	echo "linux-headers-$kver"
+	apt-cache depends "linux-headers-$kver" | awk '/Depends: linux-(headers|kbuild)-/ {print $2}'
+}
+
+fetch() {
+	local series=$1 kver ver dir pkgs p
+	read -r kver ver < <(resolve "$series")
+	dir=$SCHEDLAB_CACHE/kernels/$kver-$ver
+	if [ -f "$dir/info" ]; then echo "$dir"; return 0; fi
+	log "fetching Debian kernel $kver ($ver)"
+	rm -rf "$dir"; mkdir -p "$dir/debs" "$dir/root"
+	mapfile -t pkgs < <(packages_for "$kver" | sort -u)
+	# apt-get download drops privileges to _apt; let it write here.
+	chown _apt "$dir/debs" 2>/dev/null || true
+	(cd "$dir/debs" && apt-get download -q "${pkgs[@]}" >/dev/null)
+	for p in "$dir"/debs/*.deb; do dpkg-deb -x "$p" "$dir/root"; done
+
+	local kdir=$dir/root/usr/src/linux-headers-$kver vmlinuz
+	[ -f "$kdir/Makefile" ] || die "headers for $kver not found under $kdir"
+	# The headers' top Makefile names its siblings by absolute path
+	# (/usr/src/...): point it at the unpacked copy instead.
+	sed -i "s|/usr/src/|$dir/root/usr/src/|g" "$kdir/Makefile"
+	vmlinuz=
+	for p in "$dir/root/boot/vmlinuz-$kver" "$dir/root/usr/lib/modules/$kver/vmlinuz"; do
+		[ -f "$p" ] && { vmlinuz=$p; break; }
+	done
+	[ -n "$vmlinuz" ] || die "no vmlinuz in the packages of $kver"
+	if [ -f "$kdir/vmlinux" ]; then
+		"$SCHEDLAB_TOP/scripts/extract-btf.sh" "$kdir/vmlinux" "$dir/vmlinux.btf"
+	else
+		"$SCHEDLAB_TOP/scripts/extract-btf.sh" "$vmlinuz" "$dir/vmlinux.btf"
+	fi
+	# The compiler the kernel was built with (module builds need the same).
+	local cc_major
+	cc_major=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9][0-9][0-9][0-9]$/\1/p' "$kdir/.config")
+	[ -n "$cc_major" ] || die "cannot tell which gcc built $kver"
+	rm -rf "$dir/debs"
+	cat >"$dir/info.tmp" <<INFO
+KVER='$kver'
+PKG='linux-image-$kver'
+PKGVER='$ver'
+SERIES='$series'
+KDIR='$kdir'
+VMLINUZ='$vmlinuz'
+BTF='$dir/vmlinux.btf'
+CC_MAJOR='$cc_major'
+INFO
+	mv "$dir/info.tmp" "$dir/info"
+	echo "$dir"
+}
+
+case "${1:-}" in
+resolve) resolve "${2:?series}" ;;
+fetch)	 fetch "${2:?series}" ;;
+*)	 echo "usage: $0 resolve|fetch SERIES" >&2; exit 2 ;;
+esac

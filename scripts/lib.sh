@@ -1,0 +1,13 @@
+# Shared helpers for schedlab's scripts (sourced, not run).
+
+SCHEDLAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Downloads, extracted kernels and build roots live outside the work tree so
+# that clean clones reuse them; a cold run recreates everything from apt.
+SCHEDLAB_CACHE=${SCHEDLAB_CACHE:-/var/cache/schedlab}
+
+log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The kernel series the test matrix boots, in order. 'default' for the demo.
+SCHEDLAB_SERIES_ALL="6.1 6.12 7"
+SCHEDLAB_SERIES_DEFAULT=6.12

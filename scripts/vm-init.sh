@@ -1,0 +1,41 @@
+#!/bin/busybox sh
+# /init of schedlab's test guest (runs from a busybox initramfs).
+#
+# Mounts the host's root read-only over virtiofs at /host, gives it writable
+# tmpfs for /tmp, /run, /var/tmp and /root, mounts the guest's own proc, sys,
+# dev, debugfs, tracefs and cgroup2 inside it, mounts the results share
+# (read-write) at /run/schedlab-results, then runs, chrooted in /host, the
+# script the host left there (cmd.sh) and powers off. The script's exit
+# status and the guest's dmesg are written to the results share.
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+
+H=/host
+mkdir -p $H
+mount -t virtiofs -o ro hostroot $H || { echo "schedlab-vm: cannot mount hostroot"; poweroff -f; }
+for d in tmp run var/tmp root; do mount -t tmpfs -o mode=1777 tmpfs $H/$d; done
+mount -t proc proc $H/proc
+mount -t sysfs sys $H/sys
+mount -t devtmpfs dev $H/dev
+mkdir -p $H/dev/pts $H/dev/shm
+ln -sf /proc/self/fd $H/dev/fd
+for i in 0 1 2; do ln -sf /proc/self/fd/$i $H/dev/$(echo stdin stdout stderr | cut -d' ' -f$((i + 1))); done
+mount -t devpts devpts $H/dev/pts
+mount -t tmpfs tmpfs $H/dev/shm
+mount -t debugfs debugfs $H/sys/kernel/debug
+mount -t tracefs tracefs $H/sys/kernel/tracing 2>/dev/null
+mount -t cgroup2 cgroup2 $H/sys/fs/cgroup 2>/dev/null
+mkdir -p $H/run/schedlab-results
+mount -t virtiofs results $H/run/schedlab-results || { echo "schedlab-vm: cannot mount results"; poweroff -f; }
+
+chroot $H /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	HOME=/root TERM=dumb SCHEDLAB_GUEST=1 SCHEDLAB_RESULTS=/run/schedlab-results \
+	/bin/bash /run/schedlab-results/cmd.sh
+echo $? > $H/run/schedlab-results/exit-status
+dmesg > $H/run/schedlab-results/dmesg.txt
+sync
+umount $H/run/schedlab-results
+poweroff -f

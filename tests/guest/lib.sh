@@ -1,0 +1,48 @@
+# Common helpers for the in-guest tests (sourced after tests/lib/tap.sh).
+# Runs as root inside the test guest, with the work tree at its host path.
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+KVER=${SCHEDLAB_KVER:-$(uname -r)}
+KO=${SCHEDLAB_KO:-$TOP/build/$KVER/module/schedlab.ko}
+HOSTBIN=$TOP/build/host
+SYS=/sys/kernel/schedlab
+DBG=/sys/kernel/debug/schedlab
+TRACING=/sys/kernel/tracing
+SYSFS_WRITE="python3 $TOP/tests/lib/sysfs_write.py"
+LOAD_MODULE="python3 $TOP/tests/lib/load_module.py"
+
+loaded() { grep -q '^schedlab ' /proc/modules; }
+load() { loaded || insmod "$KO" "$@"; }
+unload() { ! loaded || rmmod schedlab; }
+
+# The kernel's own view (independent of schedlab): /sys/kernel/debug/sched/debug
+# "cfs_rq[CPU]:/" section's .FIELD, or the "cpu#CPU" section's .FIELD.
+sched_debug_cfs() {	# sched_debug_cfs CPU FIELD
+	awk -v sec="cfs_rq[$1]:/" -v f=".$2" '
+		$1 == sec { in_sec = 1; next }
+		/^cfs_rq\[|^rt_rq\[|^dl_rq\[|^cpu#/ { in_sec = 0 }
+		in_sec && $1 == f { print $3; exit }' /sys/kernel/debug/sched/debug
+}
+sched_debug_cpu() {	# sched_debug_cpu CPU FIELD
+	awk -v sec="cpu#$1," -v f=".$2" '
+		$1 == sec { in_sec = 1; next }
+		/^cfs_rq\[|^rt_rq\[|^dl_rq\[|^cpu#/ { in_sec = 0 }
+		in_sec && $1 == f { print $3; exit }' /sys/kernel/debug/sched/debug
+}
+# schedlab's report: the column COL of CPU's row.
+report_col() {	# report_col CPU COL
+	awk -v cpu="$1" -v col="$2" '
+		/^cpu / { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		$1 == cpu { print $(idx[col]); exit }' "$DBG/cpu_signals/report"
+}
+spinners=()
+spin_on() {	# spin_on CPU: start a busy loop pinned to CPU
+	taskset -c "$1" sh -c 'while :; do :; done' &
+	spinners+=($!)
+}
+stop_spinners() {
+	[ ${#spinners[@]} -eq 0 ] && return 0
+	kill "${spinners[@]}" 2>/dev/null
+	wait "${spinners[@]}" 2>/dev/null
+	spinners=()
+}
+absdiff() { local d=$(($1 - $2)); echo ${d#-}; }

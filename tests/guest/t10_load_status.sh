@@ -1,0 +1,51 @@
+# Load, status report, capabilities checked against independent sources.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+unload
+ok 'insmod "$KO"' "insmod $(basename "$KO")"
+ok loaded "schedlab in /proc/modules"
+ok '[ "$(cat $SYS/version)" != "" ]' "sysfs version: $(cat $SYS/version 2>/dev/null)"
+ok '[ -r $DBG/status ]' "debugfs status readable"
+st=$(cat $DBG/status)
+echo "$st" | sed 's/^/# /'
+is "$(echo "$st" | awk '/^kernel:/ {print $2}')" "$(uname -r)" "status names the running kernel release"
+is "$(echo "$st" | awk '/^layout:/ {print $NF}')" "$(uname -r)" "layout was generated from this kernel's BTF"
+
+cap() { echo "$st" | awk -v c="$1" '$1 == c {print $2}'; }
+# Tracepoints: schedlab looks them up in the kernel's tracepoint table;
+# tracefs lists the same events independently.
+for tp in sched/sched_switch lock/contention_begin lock/contention_end; do
+	name=${tp#*/}
+	want=no; [ -d "$TRACING/events/$tp" ] && want=yes
+	is "$(cap tracepoint:$name)" "$want" "tracepoint $name: status agrees with tracefs ($want)"
+done
+# Struct members: schedlab's build-time BTF layout against pahole's reading
+# of the running kernel's own BTF.
+pahole_has() { pahole -C "$1" /sys/kernel/btf/vmlinux 2>/dev/null | grep -Eq "[ *]$2(\[.*\])?;"; }
+if command -v pahole >/dev/null; then
+	want=no; pahole_has task_struct blocked_on && want=yes
+	is "$(cap task_struct::blocked_on)" "$want" "task_struct::blocked_on agrees with pahole ($want)"
+	want=no; pahole_has sched_entity vlag && want=yes
+	is "$(cap sched_entity::vlag+deadline)" "$want" "EEVDF (sched_entity::vlag) agrees with pahole ($want)"
+	want=no; pahole_has task_struct uclamp_req && want=yes
+	is "$(cap task_struct::uclamp_req)" "$want" "uclamp (task_struct::uclamp_req) agrees with pahole ($want)"
+else
+	skip "struct member capabilities vs pahole" "pahole not installed"
+fi
+# Proxy execution: the kernel's config, shipped with its headers.
+cfg=${SCHEDLAB_KCONFIG:-}
+if [ -n "$cfg" ] && [ -r "$cfg" ]; then
+	want=no; grep -q '^CONFIG_SCHED_PROXY_EXEC=y' "$cfg" && want=yes
+	is "$(cap CONFIG_SCHED_PROXY_EXEC)" "$want" "CONFIG_SCHED_PROXY_EXEC agrees with the kernel config ($want)"
+	if [ $want = no ]; then
+		is "$(echo "$st" | awk '/^proxy_exec:/ {print $2, $3}')" "not built" "proxy_exec reported as not built"
+	fi
+else
+	skip "CONFIG_SCHED_PROXY_EXEC vs config" "no kernel config given"
+fi
+is "$(cap runqueues)" yes "struct rq reachable (rq->cpu verified for every CPU)"
+ok 'echo "$st" | grep -Eq "^  cpu_signals +available=1 enabled=0"' "cpu_signals available, disabled after load"
+is "$(cat $SYS/cpu_signals/available)" 1 "sysfs available=1"
+ok 'dmesg | grep -q "schedlab: loaded"' "dmesg says loaded"
+done_testing

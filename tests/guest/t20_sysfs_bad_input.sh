@@ -1,0 +1,51 @@
+# Every sysfs attribute rejects bad values with EINVAL and keeps its state;
+# writes by an unprivileged user are refused; bad module parameters fail the
+# load.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+load
+bad_common=("abc" $'\n' "1x" " 1" "0x10" "1.5" "99999999999999999999999" "-99999999999999999999999" "@4096" "1 2" "+")
+for f in "$SYS"/*/; do
+	feat=$(basename "$f")
+	for attr in "$f"*; do
+		a=$(basename "$attr")
+		if [ "$(stat -c %a "$attr")" = 444 ]; then
+			is "$($SYSFS_WRITE "$attr" 1)" EACCES "$feat/$a is read-only (EACCES)"
+			continue
+		fi
+		case $a in
+		enabled) extra=("2" "-1") ;;
+		*)	 extra=("-1" "0" "10001" "9223372036854775807") ;;	# period_ms is 1..10000
+		esac
+		before=$(cat "$attr")
+		res=$($SYSFS_WRITE "$attr" "${bad_common[@]}" "${extra[@]}" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+		is "$res" " $(( ${#bad_common[@]} + ${#extra[@]} )) EINVAL;" "$feat/$a: every bad value gets EINVAL"
+		is "$(cat "$attr")" "$before" "$feat/$a unchanged after bad writes"
+		# A zero-length write never reaches the attribute (sysfs drops it).
+		is "$($SYSFS_WRITE "$attr" "")" ok "$feat/$a: zero-length write is a no-op"
+		is "$(cat "$attr")" "$before" "$feat/$a unchanged after a zero-length write"
+		# Unprivileged writers are refused by the file mode.
+		r=$(setpriv --reuid=65534 --regid=65534 --clear-groups $SYSFS_WRITE "$attr" "$before" 2>&1 || true)
+		is "$r" EACCES "$feat/$a: write as nobody gets EACCES"
+	done
+done
+# Good values still work (so the above is not just a dead file).
+is "$($SYSFS_WRITE $SYS/cpu_signals/period_ms 250)" ok "period_ms=250 accepted"
+is "$(cat $SYS/cpu_signals/period_ms)" 250 "period_ms reads back 250"
+is "$($SYSFS_WRITE $SYS/cpu_signals/period_ms $'100\n')" ok "period_ms=100 with newline accepted"
+is "$($SYSFS_WRITE $SYS/cpu_signals/enabled 1)" ok "enabled=1 accepted"
+is "$(cat $SYS/cpu_signals/enabled)" 1 "enabled reads back 1"
+is "$($SYSFS_WRITE $SYS/cpu_signals/enabled 1)" ok "enabled=1 again is idempotent"
+is "$($SYSFS_WRITE $SYS/cpu_signals/enabled 0)" ok "enabled=0 accepted"
+is "$(cat $SYS/cpu_signals/enabled)" 0 "enabled reads back 0"
+
+# Module parameter: an unknown or empty-named feature fails the load.
+unload
+is "$($LOAD_MODULE "$KO" enable=no_such_feature)" EINVAL "load with enable=no_such_feature fails with EINVAL"
+ok '! loaded && [ ! -e $SYS ]' "and leaves nothing loaded"
+ok 'dmesg | grep -q "unknown feature .no_such_feature."' "dmesg names the unknown feature"
+is "$($LOAD_MODULE "$KO" enable=,cpu_signals,)" ok "load with enable=,cpu_signals, (empty names ignored)"
+is "$(cat $SYS/cpu_signals/enabled 2>/dev/null)" 1 "cpu_signals enabled at load"
+unload
+done_testing

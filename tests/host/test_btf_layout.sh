@@ -1,0 +1,814 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_btf_layout.sh PATH_TO_btf_layout
+#
+# Tests tools/btf-layout/btf_layout and prints TAP (version 13, plan at the
+# end). Exit status 0 iff every test passed (skips count as passing).
+#
+# Every expected value comes from an independent source, never from numbers
+# typed in here:
+#  1. the C compiler: btf_layout_fixture.c is compiled with -g, its DWARF
+#     encoded to BTF by pahole -J, the raw .BTF section dumped with objcopy,
+#     and a checker program that #includes both the generated header and the
+#     fixture compares every answer with offsetof/sizeof (and, for
+#     bitfields, with the bits that light up when the field is set to -1).
+#     The same BTF rewritten to the older bitfield encoding (no kind_flag)
+#     must give the same answers.
+#  2. the running kernel's BTF, compared with pahole's own reading of it
+#     (and /proc/kallsyms for var/func), skipped when unavailable;
+#  3. bad input: truncated or corrupted BTF, bad specs;
+#  4. determinism.
+set -u
+
+tool=${1:?usage: test_btf_layout.sh PATH_TO_btf_layout}
+case $tool in /*) ;; *) tool=$PWD/$tool ;; esac
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+fixture=$here/btf_layout_fixture.c
+kbtf=${KERNEL_BTF:-/sys/kernel/btf/vmlinux}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "TAP version 13"
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	[ $# -lt 2 ] || printf '%s\n' "$2" | sed 's/^/# /'
+}
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+# check DESC CMD...: ok iff CMD succeeds
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+
+# Macro value from a generated header, empty if not defined.
+macro() { sed -n "s/^#define $1 \\(.*\\)\$/\\1/p" "$2"; }
+
+if ! [ -x "$tool" ]; then
+	not_ok "btf_layout binary $tool is executable"
+	echo "1..$n"
+	exit 1
+fi
+
+###########################################################################
+# 1. Ground truth from the C compiler
+###########################################################################
+
+# The items checked against the fixture. Columns:
+#   s TAG PATH	scalar member: offset, size, signedness
+#   a TAG PATH	aggregate/pointer/array member: offset, size
+#   b TAG PATH TYPE	bitfield declared as TYPE: bit position, width, sign
+#   m PATH		member that must be reported absent
+#   z TAG NAME	sizeof(TAG NAME)      zm NAME  absent struct
+#   e NAME		enumerator value      em NAME  absent enumerator
+#   f NAME 0|1	BTF_KIND_FUNC exists  v NAME 0|1  BTF_KIND_VAR exists
+items=$(cat <<'EOF'
+s struct fx_rq.__lock
+s struct fx_rq.nr_running
+s struct fx_rq.prio_bias
+s struct fx_rq.idle_balance
+b struct fx_rq.nr_bits unsigned short
+b struct fx_rq.flags_word unsigned long long
+b struct fx_rq.tail_bits unsigned short
+a struct fx_rq.cfs
+s struct fx_rq.cfs.nr_running
+s struct fx_rq.cfs.avg_vruntime
+s struct fx_rq.cfs.avg_load
+a struct fx_rq.cfs.raw
+a struct fx_rq.cfs.avg
+s struct fx_rq.cfs.avg.util_avg
+s struct fx_rq.cfs.avg.util_est
+s struct fx_rq.cfs.avg.last_update_time
+s struct fx_rq.cfs.spread
+a struct fx_rq.cfs.curr
+a struct fx_rq.cfs.next_arr
+b struct fx_rq.flags.lo unsigned int
+b struct fx_rq.flags.st enum fx_small
+b struct fx_rq.flags.td fx_u32
+s struct fx_rq.flags.tail
+b struct fx_rq.flags.after unsigned int
+b struct fx_rq.flags.sc signed char
+s struct fx_rq.anon_a
+s struct fx_rq.anon_deep
+b struct fx_rq.deep_bf unsigned int
+b struct fx_rq.deep_bf2 unsigned int
+s struct fx_rq.anon_whole
+s struct fx_rq.state
+s struct fx_rq.sstate
+s struct fx_rq.wide
+s struct fx_rq.cv_counter
+a struct fx_rq.matrix
+s struct fx_rq.clock
+a struct fx_rq.name
+a struct fx_rq.curr
+a struct fx_entity.run_node
+a struct fx_entity.run_node.prev
+s struct fx_entity.on_rq
+b struct fx_entity.sched_delayed unsigned int
+b struct fx_entity.rel_deadline unsigned int
+b struct fx_entity.custom_slice unsigned int
+b struct fx_entity.prio_adj signed int
+s struct fx_entity.vruntime
+s struct fx_entity.avg.load_avg
+s struct fx_entity.avg.util_sum
+a struct fx_entity.pair
+s struct fx_entity.pair.lo
+s struct fx_entity.pair.hi
+s struct fx_cfs_rq.avg.period_contrib
+a struct fx_cfs_rq.next_arr
+s union fx_u.whole
+s union fx_u.low
+s union fx_u.high
+s union fx_u.nested.util_sum
+s struct fx_flags.tail
+b struct fx_flags.after unsigned int
+m fx_rq.nosuch
+m fx_rq.cfs.nosuch
+m fx_rq.cfs.curr.vruntime
+m fx_rq.nr_running.x
+m fx_rq.matrix.x
+m fx_entity.avg.util_avg.deeper
+m fx_no_such_struct.x
+m fx_u.nested.nosuch
+z struct fx_rq
+z struct fx_entity
+z struct fx_cfs_rq
+z struct fx_avg
+z struct fx_flags
+z union fx_u
+zm fx_no_such_struct
+e FX_STATE_RUNNING
+e FX_STATE_BLOCKED
+e FX_NEG
+e FX_POS
+e FX_SMALL_C
+e FX_WIDE_BIG
+em FX_NO_SUCH_ENUMERATOR
+f fx_pick_next 1
+f fx_entity_util 1
+f fx_no_such_func 0
+v fx_percpu_avg 1
+v fx_no_such_var 0
+EOF
+)
+
+# Build the spec and the checker body from the table.
+spec=$tmp/fixture.spec
+body=$tmp/body.c
+: >"$body"
+{
+	echo "# generated by test_btf_layout.sh"
+	while read -r k a1 a2 rest; do
+		case $k in
+		s|a|b) echo "member $a2" ;;
+		m) echo "member $a1   # must be absent" ;;
+		z) echo "size $a2" ;;
+		zm) echo "size $a1" ;;
+		e|em) echo "enum_value $a1" ;;
+		f) echo "func $a1" ;;
+		v) echo "var $a1" ;;
+		esac
+	done <<<"$items"
+} >"$spec"
+while read -r k a1 a2 rest; do
+	case $k in
+	s|a|b)
+		id=${a2//./__}
+		ty="$a1 ${a2%%.*}"
+		mem=${a2#*.}
+		case $k in
+		s) echo "CHECK_SCALAR($id, $ty, $mem);" ;;
+		a) echo "CHECK_AGGR($id, $ty, $mem);" ;;
+		b) echo "CHECK_BF($id, $ty, $mem, $rest);" ;;
+		esac ;;
+	m)
+		id=${a1//./__}
+		cat <<EOF
+#if defined(SL_HAS_$id) && SL_HAS_$id == 0 && !defined(SL_OFF_$id) && \\
+	!defined(SL_SZ_$id) && !defined(SL_SIGNED_$id) && !defined(SL_BITFIELD_$id)
+	report(1, "$a1: absent, and no value macros", "");
+#else
+	report(0, "$a1: absent, and no value macros", "SL_HAS or a value macro is wrong");
+#endif
+EOF
+		;;
+	z)
+		echo "CHECK_SIZE($a2, $a1 $a2);" ;;
+	zm)
+		cat <<EOF
+#if defined(SL_HAS_SIZE_$a1) && SL_HAS_SIZE_$a1 == 0 && !defined(SL_SIZE_$a1)
+	report(1, "size $a1: absent", "");
+#else
+	report(0, "size $a1: absent", "");
+#endif
+EOF
+		;;
+	e)
+		echo "CHECK_ENUM($a1);" ;;
+	em)
+		cat <<EOF
+#if defined(SL_HAS_ENUM_$a1) && SL_HAS_ENUM_$a1 == 0 && !defined(SL_ENUM_$a1)
+	report(1, "enum_value $a1: absent", "");
+#else
+	report(0, "enum_value $a1: absent", "");
+#endif
+EOF
+		;;
+	f)
+		echo "report(SL_HAS_FUNC_$a1 == $a2, \"func $a1: SL_HAS_FUNC is $a2\", \"\");" ;;
+	v)
+		echo "report(SL_HAS_VAR_$a1 == $a2, \"var $a1: SL_HAS_VAR is $a2\", \"\");" ;;
+	esac
+done <<<"$items" >"$body"
+
+cat >"$tmp/check.c" <<'EOF'
+/* Generated by test_btf_layout.sh: compare layout.h with the compiler. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include "layout.h"
+#include "btf_layout_fixture.c"
+
+static int failures;
+
+static void report(int good, const char *what, const char *why)
+{
+	if (good) {
+		printf("ok - %s\n", what);
+	} else {
+		printf("not ok - %s%s%s\n", what, *why ? ": " : "", why);
+		failures++;
+	}
+}
+
+/* Collect mismatches of one item into a single TAP line. */
+static char why[1024];
+#define EXPECT(what, got, want) do {					\
+	long long g_ = (long long)(got), w_ = (long long)(want);	\
+	if (g_ != w_)							\
+		snprintf(why + strlen(why), sizeof(why) - strlen(why),	\
+			 "%s %lld, compiler says %lld; ", what, g_, w_);	\
+} while (0)
+#define DONE(desc) do { report(!why[0], desc, why); why[0] = 0; } while (0)
+
+#define CHECK_COMMON(id, T, m)						\
+	EXPECT("SL_HAS", SL_HAS_##id, 1);				\
+	EXPECT("SL_OFF", SL_OFF_##id, offsetof(T, m));			\
+	EXPECT("SL_SZ", SL_SZ_##id, sizeof(((T *)0)->m));		\
+	EXPECT("SL_BITFIELD", SL_BITFIELD_##id, 0)
+
+/* Integer-like members: also signedness, from the member's own type. */
+#define CHECK_SCALAR(id, T, m) do {					\
+	CHECK_COMMON(id, T, m);						\
+	EXPECT("SL_SIGNED", SL_SIGNED_##id,				\
+	       (__typeof__(((T *)0)->m))-1 < 0);			\
+	DONE(#T "." #m ": offset, size, signedness");			\
+} while (0)
+
+#define CHECK_AGGR(id, T, m) do {					\
+	CHECK_COMMON(id, T, m);						\
+	EXPECT("SL_SIGNED", SL_SIGNED_##id, 0);				\
+	DONE(#T "." #m ": offset, size");				\
+} while (0)
+
+/*
+ * Bitfields: zero the struct, set the field to -1 (all ones), and find the
+ * bits that changed. On little-endian x86, bit b of the struct is bit
+ * b % 8 of byte b / 8, the numbering BTF uses.
+ */
+static void bits_of(const void *obj, size_t size, long *first, long *count,
+		    int *contiguous)
+{
+	const unsigned char *p = obj;
+	long last = -1;
+	size_t b;
+
+	*first = -1;
+	*count = 0;
+	for (b = 0; b < size * 8; b++) {
+		if (!(p[b / 8] >> (b % 8) & 1))
+			continue;
+		if (*first < 0)
+			*first = (long)b;
+		last = (long)b;
+		(*count)++;
+	}
+	*contiguous = *count && last - *first + 1 == *count;
+}
+
+#define CHECK_BF(id, T, m, decl) do {					\
+	T s_;								\
+	long first_, count_;						\
+	int contig_;							\
+									\
+	memset(&s_, 0, sizeof(s_));					\
+	s_.m = -1;							\
+	bits_of(&s_, sizeof(s_), &first_, &count_, &contig_);		\
+	EXPECT("field bits contiguous", contig_, 1);			\
+	EXPECT("SL_HAS", SL_HAS_##id, 1);				\
+	EXPECT("SL_BITFIELD", SL_BITFIELD_##id, 1);			\
+	EXPECT("SL_OFF", SL_OFF_##id, first_ / 8);			\
+	EXPECT("SL_BITOFF", SL_BITOFF_##id, first_ % 8);		\
+	EXPECT("SL_BITSZ", SL_BITSZ_##id, count_);			\
+	EXPECT("SL_SZ", SL_SZ_##id, sizeof(decl));			\
+	EXPECT("SL_SIGNED", SL_SIGNED_##id, s_.m < 0);			\
+	DONE(#T "." #m ": bitfield position, width, signedness");	\
+} while (0)
+
+#define CHECK_SIZE(id, T) do {						\
+	EXPECT("SL_HAS_SIZE", SL_HAS_SIZE_##id, 1);			\
+	EXPECT("SL_SIZE", SL_SIZE_##id, sizeof(T));			\
+	DONE("size " #T);						\
+} while (0)
+
+#define CHECK_ENUM(e) do {						\
+	EXPECT("SL_HAS_ENUM", SL_HAS_ENUM_##e, 1);			\
+	EXPECT("SL_ENUM", SL_ENUM_##e, e);				\
+	DONE("enum_value " #e);						\
+} while (0)
+
+int main(void)
+{
+#include "body.c"
+	printf("# checker done\n");
+	return failures ? 1 : 0;
+}
+EOF
+
+run_fixture_tests() {
+	local missing=
+	for c in gcc pahole objcopy; do
+		command -v $c >/dev/null || missing="$missing $c"
+	done
+	if [ -n "$missing" ]; then
+		not_ok "fixture: tools present (need gcc, pahole from dwarves, objcopy; missing:$missing)"
+		return 1
+	fi
+	if ! gcc -g -O0 -c "$fixture" -o "$tmp/fx.o" 2>"$tmp/err"; then
+		not_ok "fixture: gcc -g -c btf_layout_fixture.c" "$(cat "$tmp/err")"
+		return 1
+	fi
+	if ! pahole -J "$tmp/fx.o" >"$tmp/err" 2>&1 ||
+	   ! objcopy --dump-section .BTF="$tmp/fx.btf" "$tmp/fx.o" \
+		"$tmp/fx.discard.o" 2>>"$tmp/err"; then
+		not_ok "fixture: pahole -J + objcopy --dump-section .BTF" \
+			"$(cat "$tmp/err")"
+		return 1
+	fi
+	ok "fixture: compiled, encoded to BTF by $(pahole --version), raw .BTF dumped"
+
+	( cd "$tmp" && "$tool" fx.btf fixture.spec >layout.h 2>err )
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		not_ok "fixture: btf_layout exits 0 (got $rc)" "$(cat "$tmp/err")"
+		return 1
+	fi
+	ok "fixture: btf_layout exits 0"
+	if grep -q '^#ifndef SCHEDLAB_LAYOUT_H$' "$tmp/layout.h" &&
+	   grep -q '^#endif' "$tmp/layout.h" &&
+	   grep -qi 'generated.*BTF.*fx\.btf' "$tmp/layout.h"; then
+		ok "fixture: header guard and generated-from-BTF comment naming fx.btf"
+	else
+		not_ok "fixture: header guard and generated-from-BTF comment naming fx.btf"
+	fi
+	check "fixture: absent member comment names the missing component" \
+		grep -q "nosuch" "$tmp/layout.h"
+
+	# The header alone, included twice, is clean C with strict warnings.
+	printf '#include "layout.h"\n#include "layout.h"\nint main(void) { return 0; }\n' \
+		>"$tmp/twice.c"
+	check "fixture: header compiles cleanly (-std=c11 -Wall -Wextra -pedantic -Werror), guard works" \
+		gcc -std=c11 -Wall -Wextra -pedantic -Werror -c "$tmp/twice.c" \
+		-o "$tmp/twice.o"
+
+	cp "$fixture" "$tmp/btf_layout_fixture.c"
+	if ! gcc -O0 -w -o "$tmp/check" "$tmp/check.c" 2>"$tmp/err"; then
+		not_ok "fixture: checker (layout.h + fixture) compiles" \
+			"$(head -40 "$tmp/err")"
+		return 1
+	fi
+	ok "fixture: checker (layout.h + fixture) compiles"
+	"$tmp/check" >"$tmp/check.out" 2>&1
+	rc=$?
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "${line#ok - }" ;;
+		"not ok - "*) not_ok "${line#not ok - }" ;;
+		esac
+	done <"$tmp/check.out"
+	check "fixture: checker ran to completion, exit 0 (got $rc)" \
+		grep -qx '# checker done' "$tmp/check.out"
+	[ $rc -eq 0 ] || not_ok "fixture: checker exit status $rc"
+	return 0
+}
+
+# Rewrite the fixture BTF to the older bitfield encoding: struct kind_flag
+# clear, each bitfield member pointing at a new INT type whose bit count is
+# the width (and, where it fits, whose bit offset holds the low bits of the
+# member's position). Structs with non-int bitfields (enum) keep kind_flag.
+# Prints "CONVERTED WITH_INT_OFFSET".
+legacy_rewrite() {
+	python3 - "$1" "$2" <<'EOF'
+import struct, sys
+data = open(sys.argv[1], 'rb').read()
+magic, ver, flags, hlen, toff, tlen, soff, slen = struct.unpack_from('<HBBIIIII', data)
+types = data[hlen + toff:hlen + toff + tlen]
+strs = data[hlen + soff:hlen + soff + slen]
+def extra(kind, vlen):
+    return {1: 4, 3: 12, 14: 4, 17: 4, 4: 12 * vlen, 5: 12 * vlen,
+            15: 12 * vlen, 19: 12 * vlen, 6: 8 * vlen, 13: 8 * vlen}.get(kind, 0)
+recs, pos = [], 0
+while pos < len(types):
+    name, info, st = struct.unpack_from('<III', types, pos)
+    n = extra(info >> 24 & 0x1f, info & 0xffff)
+    recs.append([name, info, st, bytearray(types[pos + 12:pos + 12 + n])])
+    pos += 12 + n
+kind = lambda tid: recs[tid - 1][1] >> 24 & 0x1f if tid else 0
+def resolve(tid):
+    while kind(tid) in (8, 9, 10, 11, 18):
+        tid = recs[tid - 1][2]
+    return tid
+new, conv, with_off = [], 0, 0
+for r in recs:
+    k, vlen = r[1] >> 24 & 0x1f, r[1] & 0xffff
+    if k not in (4, 5) or not r[1] >> 31:
+        continue
+    mems = [struct.unpack_from('<III', r[3], 12 * i) for i in range(vlen)]
+    if any(m[2] >> 24 and kind(resolve(m[1])) != 1 for m in mems):
+        continue
+    for i, (mn, mt, mo) in enumerate(mems):
+        width, boff = mo >> 24, mo & 0xffffff
+        if width:
+            it = recs[resolve(mt) - 1]
+            enc = struct.unpack('<I', it[3])[0]
+            ioff = boff % 8
+            if ioff + width > it[2] * 8:
+                ioff = 0
+            new.append([it[0], it[1], it[2],
+                        bytearray(struct.pack('<I', enc & 0x0f000000 | ioff << 16 | width))])
+            mt, mo = len(recs) + len(new), boff - ioff
+            conv += 1
+            with_off += ioff != 0
+        else:
+            mo = boff
+        struct.pack_into('<III', r[3], 12 * i, mn, mt, mo)
+    r[1] &= 0x7fffffff
+t = b''.join(struct.pack('<III', *r[:3]) + bytes(r[3]) for r in recs + new)
+hdr = struct.pack('<HBBIIIII', magic, ver, flags, 24, 0, len(t), len(t), len(strs))
+open(sys.argv[2], 'wb').write(hdr + t + strs)
+print(conv, with_off)
+EOF
+}
+
+run_legacy_test() {
+	local desc="fixture: BTF rewritten to the non-kind_flag bitfield encoding gives identical answers"
+	if ! command -v python3 >/dev/null || ! python3 -c 'import struct' 2>/dev/null; then
+		skip "$desc" "python3 not available to rewrite the BTF"
+		return
+	fi
+	local counts conv off
+	if ! counts=$(legacy_rewrite "$tmp/fx.btf" "$tmp/legacy.btf" 2>"$tmp/err"); then
+		not_ok "$desc" "rewrite failed: $(cat "$tmp/err")"
+		return
+	fi
+	read -r conv off <<<"$counts"
+	if [ "${conv:-0}" -lt 5 ] || [ "${off:-0}" -lt 1 ]; then
+		not_ok "$desc" "rewrite converted only ${conv:-0} bitfields (${off:-0} with int offset)"
+		return
+	fi
+	if ! ( cd "$tmp" && "$tool" legacy.btf fixture.spec >legacy.h 2>err ); then
+		not_ok "$desc" "btf_layout failed: $(cat "$tmp/err")"
+		return
+	fi
+	if diff <(grep '^#define' "$tmp/layout.h") \
+		<(grep '^#define' "$tmp/legacy.h") >"$tmp/diff"; then
+		ok "$desc ($conv bitfields converted, $off using the INT bit offset)"
+	else
+		not_ok "$desc" "$(cat "$tmp/diff")"
+	fi
+}
+
+have_fixture=0
+if run_fixture_tests; then
+	have_fixture=1
+	run_legacy_test
+fi
+
+###########################################################################
+# 2. The running kernel's BTF against pahole's reading of it
+###########################################################################
+
+# pahole_member STRUCT MEMBER: "BYTE_OFF BIT_OFF SIZE WIDTH TYPE..." for a
+# member as pahole prints it (members of anonymous unions/structs are shown
+# inline with absolute offsets), nothing if pahole does not list it.
+pahole_member() {
+	pahole -F btf -C "$1" "$kbtf" 2>/dev/null | awk -v want="$2" '
+	/\/\*/ {
+		decl = substr($0, 1, index($0, "/*") - 1)
+		if (index(decl, ";") == 0)
+			next
+		cmt = substr($0, index($0, "/*") + 2)
+		sub(/\*\/.*/, "", cmt)
+		gsub(/__attribute__\(\(.*\)\)/, "", decl)
+		sub(/;[ \t]*$/, "", decl)
+		sub(/[ \t]+$/, "", decl)
+		nw = split(decl, w, /[ \t]+/)
+		name = w[nw]
+		sub(/^\*+/, "", name)
+		sub(/\[.*/, "", name)
+		width = 0
+		if (match(name, /:[0-9]+$/)) {
+			width = substr(name, RSTART + 1)
+			name = substr(name, 1, RSTART - 1)
+		}
+		if (name != want)
+			next
+		type = decl
+		sub(/[^ \t]+$/, "", type)
+		gsub(/^[ \t]+|[ \t]+$/, "", type)
+		# "OFF SIZE", or "OFF:BIT SIZE" for bitfields
+		bitfield = index(cmt, ":") > 0
+		gsub(/:/, " ", cmt)
+		nc = split(cmt, c, " ")
+		if (nc != 2 + bitfield)
+			next
+		off = c[1]; bit = bitfield ? c[2] : 0; size = c[nc]
+		print off + 0, bit + 0, size + 0, width + 0, type
+		exit
+	}'
+}
+
+# pahole_path a.b.c: "BITPOS SIZE WIDTH" or "absent".
+pahole_path() {
+	local -a comps
+	local cur i line off bit sz width type pos=0
+	IFS=. read -ra comps <<<"$1"
+	cur=${comps[0]}
+	for ((i = 1; i < ${#comps[@]}; i++)); do
+		line=$(pahole_member "$cur" "${comps[i]}")
+		if [ -z "$line" ]; then echo absent; return; fi
+		read -r off bit sz width type <<<"$line"
+		pos=$((pos + off * 8 + bit))
+		if ((i < ${#comps[@]} - 1)); then
+			case $type in
+			*'*'*) echo absent; return ;;
+			"struct "*|"union "*) cur=${type#* } ;;
+			*) echo absent; return ;;
+			esac
+		fi
+	done
+	echo "$pos $sz $width"
+}
+
+kernel_members="task_struct.pid task_struct.__state task_struct.se.avg.util_avg
+task_struct.blocked_on task_struct.sched_reset_on_fork task_struct.on_rq
+rq.nr_running rq.cfs.avg.util_avg rq.curr rq.clock cfs_rq.avg.util_avg
+cfs_rq.nr_running cfs_rq.nr_queued sched_avg.util_est sched_entity.vruntime
+rq.schedlab_no_such_member"
+kernel_sizes="rq task_struct cfs_rq"
+kernel_syms="func:schedule func:pick_next_task_fair var:runqueues var:kernel_cpustat
+func:schedlab_no_such_function var:schedlab_no_such_var"
+
+run_kernel_tests() {
+	local why='' m s id want got pos sz width hdr=$tmp/kernel.h
+	if ! [ -r "$kbtf" ]; then
+		why="no readable $kbtf"
+	elif ! command -v pahole >/dev/null; then
+		why="pahole not installed"
+	elif ! pahole -F btf -C rq "$kbtf" 2>/dev/null | grep -q '^struct rq {'; then
+		why="pahole cannot read $kbtf"
+	fi
+	{
+		for m in $kernel_members; do echo "member $m"; done
+		for s in $kernel_sizes; do echo "size $s"; done
+		for s in $kernel_syms; do echo "${s%%:*} ${s#*:}"; done
+	} >"$tmp/kernel.spec"
+
+	if [ -r "$kbtf" ]; then
+		if "$tool" "$kbtf" "$tmp/kernel.spec" >"$hdr" 2>"$tmp/err"; then
+			ok "kernel: btf_layout reads $kbtf"
+		else
+			not_ok "kernel: btf_layout reads $kbtf" "$(cat "$tmp/err")"
+			return
+		fi
+	fi
+	for m in $kernel_members; do
+		if [ -n "$why" ]; then
+			skip "kernel: member $m matches pahole" "$why"
+			continue
+		fi
+		id=${m//./__}
+		want=$(pahole_path "$m")
+		if [ "$want" = absent ]; then
+			got=$(macro "SL_HAS_$id" "$hdr")
+			if [ "$got" = 0 ] && [ -z "$(macro "SL_OFF_$id" "$hdr")" ]; then
+				ok "kernel: member $m absent, as pahole says"
+			else
+				not_ok "kernel: member $m absent, as pahole says" \
+					"SL_HAS_$id=$got"
+			fi
+			continue
+		fi
+		read -r pos sz width <<<"$want"
+		if [ "$(macro "SL_BITFIELD_$id" "$hdr")" = 1 ]; then
+			got="$(($(macro "SL_OFF_$id" "$hdr") * 8 + $(macro "SL_BITOFF_$id" "$hdr"))) $(macro "SL_SZ_$id" "$hdr") $(macro "SL_BITSZ_$id" "$hdr")"
+		else
+			got="$(($(macro "SL_OFF_$id" "$hdr") * 8)) $(macro "SL_SZ_$id" "$hdr") 0"
+		fi
+		if [ "$(macro "SL_HAS_$id" "$hdr")" = 1 ] && [ "$got" = "$want" ]; then
+			ok "kernel: member $m matches pahole (bit $pos, size $sz, width $width)"
+		else
+			not_ok "kernel: member $m matches pahole" \
+				"btf_layout: bitpos size width = $got; pahole: $want"
+		fi
+	done
+	for s in $kernel_sizes; do
+		if [ -n "$why" ]; then
+			skip "kernel: size $s matches pahole" "$why"
+			continue
+		fi
+		want=$(pahole -F btf -C "$s" "$kbtf" 2>/dev/null |
+			sed -n 's/^[[:space:]]*\/\* size: \([0-9]*\),.*/\1/p' | head -1)
+		got=$(macro "SL_SIZE_$s" "$hdr")
+		if [ -n "$want" ] && [ "$got" = "$want" ]; then
+			ok "kernel: size $s = $want matches pahole"
+		else
+			not_ok "kernel: size $s matches pahole" "btf_layout $got, pahole $want"
+		fi
+	done
+	# var/func: cross-checked with the symbol table (names only).
+	for s in $kernel_syms; do
+		local kind=${s%%:*} name=${s#*:} K
+		K=${kind^^}
+		if ! [ -r "$kbtf" ] || ! [ -r /proc/kallsyms ]; then
+			skip "kernel: $kind $name agrees with /proc/kallsyms" \
+				"no kernel BTF or /proc/kallsyms"
+			continue
+		fi
+		# Only a listed symbol is evidence: without CONFIG_KALLSYMS_ALL
+		# per-CPU variables such as runqueues are not listed at all.
+		if awk -v s="$name" '$3 == s { f = 1; exit } END { exit !f }' \
+			/proc/kallsyms; then
+			want=1
+		elif [ "${name#schedlab_no_such}" != "$name" ]; then
+			want=0
+		else
+			skip "kernel: $kind $name agrees with /proc/kallsyms" \
+				"$name not listed there (CONFIG_KALLSYMS_ALL=n?)"
+			continue
+		fi
+		got=$(macro "SL_HAS_${K}_$name" "$hdr")
+		if [ "$got" = "$want" ]; then
+			ok "kernel: SL_HAS_${K}_$name = $want agrees with /proc/kallsyms"
+		else
+			not_ok "kernel: SL_HAS_${K}_$name agrees with /proc/kallsyms" \
+				"btf_layout $got, kallsyms $want"
+		fi
+	done
+}
+run_kernel_tests
+
+###########################################################################
+# 3. Bad input
+###########################################################################
+
+# expect_fail DESC BTF SPEC [STDERR_PATTERN]: exit 2, a message, no stdout.
+expect_fail() {
+	local desc=$1 b=$2 s=$3 pat=${4:-.} rc
+	"$tool" "$b" "$s" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ -s "$tmp/err" ] && ! [ -s "$tmp/out" ] &&
+	   grep -q -- "$pat" "$tmp/err"; then
+		ok "$desc: exit 2: $(head -1 "$tmp/err")"
+	else
+		not_ok "$desc: exit 2 with message matching '$pat'" \
+			"exit $rc; stderr: $(cat "$tmp/err")"
+	fi
+}
+
+good_spec=$tmp/good.spec
+printf 'member fx_rq.nr_running\nsize fx_rq\n' >"$good_spec"
+
+if [ $have_fixture = 1 ]; then
+	size=$(stat -c %s "$tmp/fx.btf")
+	head -c $((size / 2)) "$tmp/fx.btf" >"$tmp/trunc.btf"
+	expect_fail "BTF truncated to half" "$tmp/trunc.btf" "$good_spec" "trunc.btf"
+	head -c 10 "$tmp/fx.btf" >"$tmp/trunc10.btf"
+	expect_fail "BTF truncated inside the header" "$tmp/trunc10.btf" "$good_spec"
+	cp "$tmp/fx.btf" "$tmp/magic.btf"
+	printf '\x12\x34' | dd of="$tmp/magic.btf" conv=notrunc status=none
+	expect_fail "BTF with wrong magic" "$tmp/magic.btf" "$good_spec" magic
+
+	# Every possible truncation must be rejected, never crash.
+	bad=
+	for ((len = 0; len < size; len++)); do
+		head -c $len "$tmp/fx.btf" >"$tmp/t.btf"
+		"$tool" "$tmp/t.btf" "$good_spec" >/dev/null 2>&1
+		rc=$?
+		[ $rc -eq 2 ] || bad="$bad len=$len:rc=$rc"
+	done
+	if [ -z "$bad" ]; then
+		ok "all $size truncations of the fixture BTF exit 2"
+	else
+		not_ok "all truncations of the fixture BTF exit 2" "$bad"
+	fi
+
+	# Random corruption (fixed seed, so reproducible): exit 0 or 2 only,
+	# never a crash or another status, and nothing on stdout on failure.
+	RANDOM=4242
+	bad=
+	runs=400
+	rejected=0
+	for ((i = 0; i < runs; i++)); do
+		cp "$tmp/fx.btf" "$tmp/c.btf"
+		nbytes=$((1 + RANDOM % 4))
+		for ((j = 0; j < nbytes; j++)); do
+			if ((RANDOM % 2)); then		# a byte in the type section
+				off=$((24 + RANDOM % (size > 1200 ? 1200 : size - 24)))
+			else
+				off=$((RANDOM % size))
+			fi
+			case $((RANDOM % 4)) in
+			0) val=255 ;;
+			1) val=0 ;;
+			*) val=$((RANDOM % 256)) ;;
+			esac
+			printf '%b' "\\x$(printf %02x "$val")" |
+				dd of="$tmp/c.btf" bs=1 seek=$off conv=notrunc status=none
+		done
+		"$tool" "$tmp/c.btf" "$tmp/fixture.spec" >"$tmp/out" 2>/dev/null
+		rc=$?
+		case $rc in
+		0) ;;
+		2) rejected=$((rejected + 1))
+		   [ -s "$tmp/out" ] && bad="$bad run$i:stdout-on-error" ;;
+		*) bad="$bad run$i:rc=$rc" ;;
+		esac
+	done
+	if [ -z "$bad" ]; then
+		ok "$runs randomly corrupted BTF files: no crash ($rejected rejected with exit 2)"
+	else
+		not_ok "$runs randomly corrupted BTF files: no crash" "$bad"
+	fi
+else
+	for d in "truncated BTF" "wrong magic" "all truncations" "random corruption"; do
+		not_ok "$d (fixture BTF could not be built)"
+	done
+fi
+
+btf_for_spec=$tmp/fx.btf
+[ -f "$btf_for_spec" ] || btf_for_spec=$kbtf
+printf '# ok line\nmember fx_rq.nr_running\nmember fx_rq.nr-running\n' >"$tmp/badid.spec"
+expect_fail "spec with a bad identifier" "$btf_for_spec" "$tmp/badid.spec" "badid.spec:3"
+printf 'member fx_rq.nr_running\n\nmember fx_rq.a.b:c\n' >"$tmp/badid2.spec"
+expect_fail "spec with ':' in a path" "$btf_for_spec" "$tmp/badid2.spec" "badid2.spec:3"
+printf 'member fx_rq..nr_running\n' >"$tmp/empty.spec"
+expect_fail "spec with an empty path component" "$btf_for_spec" "$tmp/empty.spec" "empty.spec:1"
+printf 'size fx_rq\noffsetof fx_rq.nr_running\n' >"$tmp/baddir.spec"
+expect_fail "spec with an unknown directive" "$btf_for_spec" "$tmp/baddir.spec" "baddir.spec:2"
+printf 'member fx_rq.nr_running extra\n' >"$tmp/trail.spec"
+expect_fail "spec with trailing text" "$btf_for_spec" "$tmp/trail.spec" "trail.spec:1"
+printf 'member fx_rq.a__b\nmember fx_rq__a.b\n' >"$tmp/clash.spec"
+expect_fail "spec whose paths clash as macro names" "$btf_for_spec" "$tmp/clash.spec" "clash.spec:2"
+expect_fail "nonexistent BTF file" "$tmp/does-not-exist.btf" "$good_spec" "does-not-exist"
+expect_fail "nonexistent spec file" "$btf_for_spec" "$tmp/does-not-exist.spec" "does-not-exist"
+
+# A member that does not exist is not an error.
+printf 'member fx_rq.schedlab_nosuch\nmember task_struct.schedlab_nosuch\n' >"$tmp/absent.spec"
+"$tool" "$btf_for_spec" "$tmp/absent.spec" >"$tmp/absent.h" 2>"$tmp/err"
+rc=$?
+id=fx_rq__schedlab_nosuch
+[ "$btf_for_spec" = "$kbtf" ] && id=task_struct__schedlab_nosuch
+if [ $rc -eq 0 ] && [ "$(macro "SL_HAS_$id" "$tmp/absent.h")" = 0 ] &&
+   ! grep -q "SL_OFF_$id" "$tmp/absent.h"; then
+	ok "nonexistent member: exit 0, SL_HAS_$id 0, no SL_OFF"
+else
+	not_ok "nonexistent member: exit 0, SL_HAS_$id 0, no SL_OFF" \
+		"exit $rc; $(cat "$tmp/err" "$tmp/absent.h")"
+fi
+
+###########################################################################
+# 4. Determinism
+###########################################################################
+
+for b in "$tmp/fx.btf" "$kbtf"; do
+	if ! [ -r "$b" ]; then
+		skip "deterministic output for $b" "not available"
+		continue
+	fi
+	s=$tmp/fixture.spec
+	[ "$b" = "$kbtf" ] && s=$tmp/kernel.spec
+	"$tool" "$b" "$s" >"$tmp/run1.h" 2>/dev/null
+	"$tool" "$b" "$s" >"$tmp/run2.h" 2>/dev/null
+	if [ -s "$tmp/run1.h" ] && cmp -s "$tmp/run1.h" "$tmp/run2.h"; then
+		ok "deterministic output for $b (two runs byte-identical)"
+	else
+		not_ok "deterministic output for $b (two runs byte-identical)"
+	fi
+done
+
+echo "1..$n"
+[ $failed -eq 0 ]
