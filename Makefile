@@ -15,7 +15,7 @@
 CC ?= cc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 HOSTBIN := build/host
-TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch
+TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt
 
 all: module tools
 
@@ -31,6 +31,14 @@ $(HOSTBIN)/btf_layout: tools/btf-layout/btf_layout.c
 $(HOSTBIN)/ctxswitch: tools/bench/ctxswitch.c
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(HOSTBIN)/pelt: tools/pelt/pelt.c module/pelt_core.c module/pelt_core.h
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -Imodule -o $@ tools/pelt/pelt.c module/pelt_core.c
+
+$(HOSTBIN)/dlparams_check: tests/guest/dlparams_check.c tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ tests/guest/dlparams_check.c tools/lib/dlparams.c -lpthread
 
 check:
 	bash scripts/check.sh $(KERNELS)

@@ -49,6 +49,7 @@ static struct sl_cap_state caps[SL_NR_CAPS] = {
 	[SL_CAP_TP_UTIL_EST_SE]		= { "tracepoint:sched_util_est_se_tp", "sched_util_est_se_tp" },
 	[SL_CAP_TP_OVERUTILIZED]	= { "tracepoint:sched_overutilized_tp", "sched_overutilized_tp" },
 	[SL_CAP_RUNQUEUES]		= { "runqueues" },
+	[SL_CAP_RQ_CLOCK]		= { "rq::clock+clock_task+curr" },
 	[SL_CAP_BLOCKED_ON]		= { "task_struct::blocked_on" },
 	[SL_CAP_PROXY_EXEC]		= { "CONFIG_SCHED_PROXY_EXEC" },
 	[SL_CAP_DL_DYNAMIC]		= { "SCHED_GETATTR_FLAG_DL_DYNAMIC" },
@@ -171,6 +172,19 @@ unsigned long sl_lookup_symbol(const char *name)
 	return lookup_name ? lookup_name(name) : 0;
 }
 
+void *sl_lookup_function(const char *name)
+{
+	unsigned long addr = sl_lookup_symbol(name);
+
+	if (!addr)
+		return NULL;
+#ifdef CONFIG_X86_KERNEL_IBT
+	if (cpu_feature_enabled(X86_FEATURE_IBT) && !starts_with_endbr((void *)addr))
+		return NULL;
+#endif
+	return (void *)addr;
+}
+
 /* --- struct rq ----------------------------------------------------------- */
 
 static void __percpu *runqueues_pcpu;
@@ -260,6 +274,9 @@ int sl_compat_init(void)
 	detect_runqueues();
 	detect_proxy_exec();
 
+	set_cap(SL_CAP_RQ_CLOCK, sl_cap_has(SL_CAP_RUNQUEUES) &&
+		SL_HAS_rq__clock && SL_HAS_rq__clock_task && SL_HAS_rq__curr,
+		"BTF");
 	set_cap(SL_CAP_BLOCKED_ON, SL_HAS_task_struct__blocked_on,
 		SL_HAS_task_struct__blocked_on ? "BTF" :
 		"not in BTF (kernel without proxy exec or DEBUG_MUTEXES)");

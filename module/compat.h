@@ -32,6 +32,7 @@ enum sl_cap {
 	SL_CAP_TP_OVERUTILIZED,
 	/* private symbols and layouts */
 	SL_CAP_RUNQUEUES,	/* per-CPU struct rq, and the members cpu_signals reads */
+	SL_CAP_RQ_CLOCK,	/* rq::clock, ::clock_task, ::curr */
 	SL_CAP_BLOCKED_ON,	/* task_struct::blocked_on */
 	SL_CAP_PROXY_EXEC,	/* CONFIG_SCHED_PROXY_EXEC built in */
 	SL_CAP_DL_DYNAMIC,	/* sched_getattr(SCHED_GETATTR_FLAG_DL_DYNAMIC) */
@@ -61,6 +62,11 @@ void sl_tracepoint_unregister(const char *name, void *probe, void *data);
 
 /* A private symbol's address, or 0. */
 unsigned long sl_lookup_symbol(const char *name);
+/*
+ * A private function's address if it is safe to call through a pointer
+ * (see compat.c about IBT), or NULL.
+ */
+void *sl_lookup_function(const char *name);
 
 /*
  * Reading private structures through the BTF-derived layout.
@@ -82,6 +88,19 @@ static __always_inline u64 sl_read_width(const void *p, size_t width)
 
 #define SL_PTR(base, id)	((void *)((char *)(base) + SL_OFF_##id))
 #define SL_READ(base, id)	sl_read_width(SL_PTR(base, id), SL_SZ_##id)
+
+/*
+ * Since 6.3 vma->vm_flags is read-only and changed with vm_flags_set() and
+ * vm_flags_clear(); the member that holds the writable flags then exists
+ * (__vm_flags, later the vma_flags_t flags).
+ */
+#if SL_HAS_vm_area_struct____vm_flags || SL_HAS_vm_area_struct__flags
+#define sl_vma_flags_update(vma, set, clear) \
+	do { vm_flags_clear(vma, clear); vm_flags_set(vma, set); } while (0)
+#else
+#define sl_vma_flags_update(vma, set, clear) \
+	do { (vma)->vm_flags = ((vma)->vm_flags & ~(clear)) | (set); } while (0)
+#endif
 
 /* The per-CPU struct rq of @cpu (valid only with SL_CAP_RUNQUEUES). */
 void *sl_cpu_rq(int cpu);

@@ -21,10 +21,12 @@
 
 #include "schedlab.h"
 #include "cpu_signals.h"
+#include "dlparams.h"
 
 /* The one table of experiments. */
 static struct sl_feature *const sl_features[] = {
 	&cpu_signals_feature,
+	&dlparams_feature,
 };
 
 static char *enable;

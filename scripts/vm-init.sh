@@ -13,6 +13,11 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 
+# Modules the kernel has as modules rather than built in (see vm-run.sh).
+if [ -f /modules/order ]; then
+	for m in $(cat /modules/order); do insmod /modules/$m || echo "schedlab-vm: insmod $m failed"; done
+fi
+
 H=/host
 mkdir -p $H
 mount -t virtiofs -o ro hostroot $H || { echo "schedlab-vm: cannot mount hostroot"; poweroff -f; }

@@ -38,14 +38,49 @@ timeout_s=${SCHEDLAB_VM_TIMEOUT:-1200}
 cpus=${SCHEDLAB_VM_CPUS:-2}
 mem=${SCHEDLAB_VM_MEM:-2048}
 
-# The initramfs: busybox and our /init, rebuilt when vm-init.sh changes.
-initrd_key=$( (cat "$SCHEDLAB_TOP/scripts/vm-init.sh"; readlink -f /bin/busybox; stat -c %s /bin/busybox) | sha256sum | cut -c1-16)
+# The initramfs: busybox, our /init and, where this kernel has them as
+# modules (Debian 6.1), virtio_pci and virtiofs with their dependencies in
+# load order. Rebuilt when any of these change.
+modroot=
+if [ -d "$info/root/lib/modules/$KVER/kernel" ]; then
+	modroot=$info/root/lib/modules/$KVER
+	# The package does not ship modules.dep (depmod makes it at install).
+	[ -f "$modroot/modules.dep" ] || depmod -b "$info/root" "$KVER"
+fi
+declare -A seen=()
+order=()
+add_module() {	# add_module NAME: NAME (e.g. virtiofs) and its dependencies
+	local path deps d
+	path=$(awk -F: -v m="$1" '{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n) } n == m { print; exit }' "$modroot/modules.dep")
+	[ -n "$path" ] || return 0	# built in
+	deps=${path#*:}; path=${path%%:*}
+	[ -n "${seen[$path]:-}" ] && return 0
+	seen[$path]=1
+	for d in $deps; do
+		d=$(basename "$d"); d=${d%%.ko*}; add_module "${d//-/_}"
+	done
+	order+=("$path")
+}
+if [ -n "$modroot" ] && [ -f "$modroot/modules.dep" ]; then
+	for m in virtio_pci virtiofs; do add_module "$m"; done
+fi
+initrd_key=$( (cat "$SCHEDLAB_TOP/scripts/vm-init.sh"; readlink -f /bin/busybox; stat -c %s /bin/busybox; echo "$KVER ${order[*]:-}") | sha256sum | cut -c1-16)
 initrd=$SCHEDLAB_CACHE/initramfs-$initrd_key.cpio.gz
 if [ ! -f "$initrd" ]; then
 	t=$(mktemp -d)
-	mkdir -p "$t"/{bin,dev,proc,sys,host}
+	mkdir -p "$t"/{bin,dev,proc,sys,host,modules}
 	cp /bin/busybox "$t/bin/busybox"
 	cp "$SCHEDLAB_TOP/scripts/vm-init.sh" "$t/init"
+	for m in "${order[@]}"; do
+		b=$(basename "$m")
+		case $b in
+		*.ko.xz) xz -dc "$modroot/$m" >"$t/modules/${b%.xz}"; b=${b%.xz} ;;
+		*.ko.zst) zstd -qdc "$modroot/$m" >"$t/modules/${b%.zst}"; b=${b%.zst} ;;
+		*.ko.gz) gzip -dc "$modroot/$m" >"$t/modules/${b%.gz}"; b=${b%.gz} ;;
+		*) cp "$modroot/$m" "$t/modules/$b" ;;
+		esac
+		echo "$b" >>"$t/modules/order"
+	done
 	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd.tmp"
 	mv "$initrd.tmp" "$initrd"
 	rm -rf "$t"

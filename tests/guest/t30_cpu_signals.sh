@@ -30,17 +30,6 @@ ok '[ $util_close -ge 3 ]' "cpu1 util_avg within 32 of sched/debug in $util_clos
 u1=$(report_col 1 util_avg); u0=$(report_col 0 util_avg); cap1=$(report_col 1 capacity)
 ok '[ "$u1" -ge 900 ]' "busy cpu1 util_avg near 1024 ($u1)"
 ok '[ "$u0" -lt "$u1" ]' "cpu0, without spinners, has a lower util_avg ($u0 < $u1)"
-# cpu0 runs this script, so its util moves fast: compare reads taken back to
-# back (one cat each), not parsed in between, within 10% of 1024.
-close0=0
-for r in $(seq $rounds); do
-	rep=$(cat $DBG/cpu_signals/report); dbg=$(cat /sys/kernel/debug/sched/debug)
-	a=$(echo "$rep" | awk '/^cpu /{for(i=1;i<=NF;i++)c[$i]=i;next} $1==0{print $(c["util_avg"]);exit}')
-	b=$(echo "$dbg" | awk '$1=="cfs_rq[0]:/"{s=1;next} /^(cfs_rq|rt_rq|dl_rq)\[|^cpu#/{s=0} s&&$1==".util_avg"{print $3;exit}')
-	diag "round $r: cpu0 util_avg schedlab=$a sched_debug=$b"
-	[ "$(absdiff "$a" "$b")" -le 102 ] && close0=$((close0 + 1))
-done
-ok '[ $close0 -ge 3 ]' "cpu0 util_avg within 10% of sched/debug in $close0/$rounds back-to-back reads"
 ok '[ "$cap1" -gt 0 ] && [ "$cap1" -le 1024 ]' "cpu1 capacity in (0, 1024] ($cap1)"
 samples=$(report_col 1 samples); umax=$(report_col 1 util_max)
 ok '[ "$samples" -ge 10 ]' "sampler took $samples samples in ~3 s at period_ms=100"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 unload
-"$HOSTBIN/ctxswitch" 60 >/tmp/ctx.out &
+"$HOSTBIN/ctxswitch" 900 >/tmp/ctx.out &
 ctx=$!
 fails=0
 for i in $(seq 20); do

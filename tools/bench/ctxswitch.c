@@ -48,7 +48,8 @@ int main(int argc, char **argv)
 	char c = 0;
 	pid_t child;
 
-	if (argc < 2 || argc > 3 || (secs = atof(argv[1])) <= 0) {
+	secs = argc >= 2 ? atof(argv[1]) : 0;
+	if (argc < 2 || argc > 3 || secs <= 0) {
 		fprintf(stderr, "usage: %s SECONDS [CPU]\n", argv[0]);
 		return 2;
 	}

@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlparams: /dev/dlparams, the current SCHED_DEADLINE parameters of a
+ * thread (ABI: include/uapi/linux/schedlab_dlparams.h).
+ *
+ * The values. A deadline task's leftover runtime is p->dl.runtime as of the
+ * last accounting (update_curr_dl()), which happened at p->se.exec_start on
+ * the rq's task clock. If the task is running now, it has run since then:
+ *
+ *	now_task     = rq->clock_task + (sched_clock_cpu(cpu) - rq->clock)
+ *	runtime_left = dl.runtime - (now_task - se.exec_start)
+ *
+ * which is what an accounting pass would compute (no frequency or capacity
+ * scaling on the tested kernels, no IRQ time accounting), without taking the
+ * rq lock, calling schedule() or accounting on the task's behalf; it works
+ * for a task running on another CPU. dl.deadline is an rq_clock time;
+ * rq_clock follows sched_clock_cpu(), so
+ *
+ *	deadline_mono = dl.deadline - sched_clock_cpu(cpu) + ktime_get_ns()
+ *
+ * The fields are read without the rq lock: a read is retried while the rq
+ * clock or the task's exec_start/runtime change under it.
+ *
+ * The fast path. A thread may mmap() one read-only page. While the feature
+ * is enabled, a sched_switch probe republishes the page (under a sequence
+ * counter) whenever that thread is switched in or out: the runtime at a
+ * reference CLOCK_MONOTONIC instant, whether it is running, and the deadline.
+ * Userspace then needs only clock_gettime() (vDSO) to compute the leftover
+ * runtime at any instant. Pages are found from the probe through an RCU
+ * hash keyed by task; the probe does nothing unless a deadline task with a
+ * page is involved.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": dlparams: " fmt
+
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/hashtable.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/task.h>
+#include <linux/pid.h>
+#include <linux/ptrace.h>
+#include <linux/capability.h>
+#include <linux/uaccess.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <uapi/linux/sched.h>
+#include <uapi/linux/schedlab_dlparams.h>
+
+#include "dlparams.h"
+
+struct dl_snapshot {
+	u64 runtime_at_acct;	/* dl.runtime */
+	u64 exec_start;		/* task clock of the last accounting */
+	u64 now_task;		/* task clock now */
+	u64 deadline;		/* rq_clock */
+	u64 sched_clock_now;
+	u64 mono_now;
+	bool running;
+	bool throttled;
+	int cpu;
+};
+
+/* statistics, shown in debugfs */
+static atomic64_t stat_reads, stat_ioctls, stat_publishes, stat_retries;
+static atomic_t nr_pages;
+
+/* --- reading a task's values ------------------------------------------- */
+
+static bool is_deadline(struct task_struct *p)
+{
+	return READ_ONCE(p->policy) == SCHED_DEADLINE;
+}
+
+static void snapshot(struct task_struct *p, struct dl_snapshot *s)
+{
+	int tries;
+
+	for (tries = 0; tries < 8; tries++) {
+		void *rq;
+		u64 clock, clock_task, exec_start;
+
+		s->cpu = task_cpu(p);
+		rq = sl_cpu_rq(s->cpu);
+		clock = SL_READ(rq, rq__clock);
+		smp_rmb();
+		clock_task = SL_READ(rq, rq__clock_task);
+		exec_start = READ_ONCE(p->se.exec_start);
+		s->runtime_at_acct = READ_ONCE(p->dl.runtime);
+		s->deadline = READ_ONCE(p->dl.deadline);
+		s->throttled = p->dl.dl_throttled;
+		s->running = (void *)SL_READ(rq, rq__curr) == (void *)p;
+		s->sched_clock_now = sched_clock_cpu(s->cpu);
+		s->mono_now = ktime_get_ns();
+		smp_rmb();
+		s->exec_start = exec_start;
+		if (SL_READ(rq, rq__clock) == clock &&
+		    READ_ONCE(p->se.exec_start) == exec_start &&
+		    READ_ONCE(p->dl.runtime) == s->runtime_at_acct &&
+		    task_cpu(p) == s->cpu) {
+			s->now_task = clock_task + (s->sched_clock_now - clock);
+			return;
+		}
+		atomic64_inc(&stat_retries);
+	}
+	/* still moving after 8 tries: use the last read, it is one tick off at most */
+	s->now_task = s->exec_start;
+}
+
+static void fill(struct task_struct *p, const struct dl_snapshot *s,
+		 struct dlparams *out)
+{
+	s64 left = (s64)s->runtime_at_acct;
+
+	if (s->running && s->now_task > s->exec_start)
+		left -= (s64)(s->now_task - s->exec_start);
+	memset(out, 0, sizeof(*out));
+	out->tid = task_pid_vnr(p);
+	out->cpu = s->cpu;
+	out->runtime_left_ns = left;
+	out->deadline_ns = s->deadline - s->sched_clock_now + s->mono_now;
+	out->now_ns = s->mono_now;
+	out->dl_runtime_ns = p->dl.dl_runtime;
+	out->dl_deadline_ns = p->dl.dl_deadline;
+	out->dl_period_ns = p->dl.dl_period;
+	out->flags = (s->throttled ? DLPARAMS_F_THROTTLED : 0) |
+		     (s->running ? DLPARAMS_F_RUNNING : 0) |
+		     ((s64)(out->deadline_ns - out->now_ns) < 0 ? DLPARAMS_F_DEADLINE_MISSED : 0);
+}
+
+static int task_values(struct task_struct *p, struct dlparams *out)
+{
+	struct dl_snapshot s;
+
+	if (!is_deadline(p))
+		return -ENODATA;
+	snapshot(p, &s);
+	fill(p, &s, out);
+	return 0;
+}
+
+/*
+ * Copy the caller's size, validate it, and copy back min(size, ours) of
+ * @val. Nothing is written unless everything is valid.
+ */
+static int get_user_size(const void __user *ubuf, size_t buflen, u32 *size)
+{
+	if (buflen < DLPARAMS_SIZE_VER0)
+		return -EINVAL;
+	if (get_user(*size, (const u32 __user *)ubuf))
+		return -EFAULT;
+	if (*size < DLPARAMS_SIZE_VER0 || *size > buflen)
+		return -EINVAL;
+	return 0;
+}
+
+static int put_values(void __user *ubuf, u32 size, struct dlparams *val)
+{
+	u32 n = min_t(u32, size, sizeof(*val));
+
+	val->size = n;
+	if (copy_to_user(ubuf, val, n))
+		return -EFAULT;
+	if (size > n && clear_user((char __user *)ubuf + n, size - n))
+		return -EFAULT;
+	return n;
+}
+
+static ssize_t dlparams_read(struct file *file, char __user *ubuf, size_t count,
+			     loff_t *ppos)
+{
+	struct dlparams val;
+	u32 size;
+	int ret;
+
+	ret = get_user_size(ubuf, count, &size);
+	if (ret)
+		return ret;
+	ret = task_values(current, &val);
+	if (ret)
+		return ret;
+	atomic64_inc(&stat_reads);
+	return put_values(ubuf, size, &val);
+}
+
+/* --- permission --------------------------------------------------------- */
+
+typedef bool (*ptrace_may_access_t)(struct task_struct *task, unsigned int mode);
+static ptrace_may_access_t may_access;
+
+/*
+ * ptrace_may_access() is not exported. It is used through kallsyms where
+ * it can be called; otherwise only the caller's own thread group and
+ * CAP_SYS_PTRACE holders may read another thread (stricter, never looser).
+ */
+static bool may_read(struct task_struct *p)
+{
+	if (same_thread_group(p, current))
+		return true;
+	if (may_access)
+		return may_access(p, PTRACE_MODE_READ_REALCREDS);
+	return capable(CAP_SYS_PTRACE);
+}
+
+static long dlparams_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	void __user *ubuf = (void __user *)arg;
+	struct task_struct *p;
+	struct dlparams val;
+	u32 size, tid;
+	int ret;
+
+	if (cmd != DLPARAMS_IOC_GET_TID)
+		return -ENOTTY;
+	ret = get_user_size(ubuf, _IOC_SIZE(cmd), &size);
+	if (ret)
+		return ret;
+	if (get_user(tid, (const u32 __user *)ubuf + 1))
+		return -EFAULT;
+	if (!tid || tid > PID_MAX_LIMIT)
+		return -ESRCH;
+	rcu_read_lock();
+	p = get_pid_task(find_vpid(tid), PIDTYPE_PID);
+	rcu_read_unlock();
+	if (!p)
+		return -ESRCH;
+	if (!may_read(p))
+		ret = -EPERM;
+	else
+		ret = task_values(p, &val);
+	put_task_struct(p);
+	if (ret)
+		return ret;
+	atomic64_inc(&stat_ioctls);
+	ret = put_values(ubuf, size, &val);
+	return ret < 0 ? ret : 0;
+}
+
+/* --- mapped pages -------------------------------------------------------- */
+
+struct dl_page {
+	struct hlist_node node;
+	struct task_struct *task;	/* holds a reference */
+	struct dlparams_page *pg;
+	struct rcu_head rcu;
+};
+
+#define DL_PAGE_HASH_BITS 6
+static DEFINE_HASHTABLE(dl_pages, DL_PAGE_HASH_BITS);
+static DEFINE_SPINLOCK(dl_pages_lock);
+
+static struct dl_page *find_page(struct task_struct *p)
+{
+	struct dl_page *e;
+
+	hash_for_each_possible_rcu(dl_pages, e, node, (unsigned long)p)
+		if (e->task == p)
+			return e;
+	return NULL;
+}
+
+/*
+ * Publish @p's values into its page. Called from the sched_switch probe
+ * with @p's rq locked (so no retry), and from mmap() for a first value.
+ */
+static void publish(struct dl_page *e, struct task_struct *p, bool running)
+{
+	struct dlparams_page *pg = e->pg;
+	struct dlparams v;
+	struct dl_snapshot s;
+
+	snapshot(p, &s);
+	s.running = running;
+	fill(p, &s, &v);
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+	smp_wmb();
+	pg->version = DLPARAMS_PAGE_VERSION;
+	pg->flags = v.flags;
+	pg->cpu = v.cpu;
+	pg->runtime_ns = v.runtime_left_ns;
+	pg->ref_ns = v.now_ns;
+	pg->deadline_ns = v.deadline_ns;
+	pg->dl_runtime_ns = v.dl_runtime_ns;
+	pg->dl_deadline_ns = v.dl_deadline_ns;
+	pg->dl_period_ns = v.dl_period_ns;
+	pg->tid = v.tid;
+	pg->updates++;
+	smp_wmb();
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+	atomic64_inc(&stat_publishes);
+}
+
+static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			       struct task_struct *next, unsigned int prev_state)
+{
+	struct dl_page *e;
+
+	if (!atomic_read(&nr_pages))
+		return;
+	if (is_deadline(prev)) {
+		e = find_page(prev);
+		if (e)
+			publish(e, prev, false);
+	}
+	if (is_deadline(next)) {
+		e = find_page(next);
+		if (e)
+			publish(e, next, true);
+	}
+}
+
+static void free_page_rcu(struct rcu_head *rcu)
+{
+	struct dl_page *e = container_of(rcu, struct dl_page, rcu);
+
+	put_task_struct(e->task);
+	free_page((unsigned long)e->pg);
+	kfree(e);
+}
+
+static void dlparams_vm_close(struct vm_area_struct *vma)
+{
+	struct dl_page *e = vma->vm_private_data;
+
+	spin_lock(&dl_pages_lock);
+	hash_del_rcu(&e->node);
+	atomic_dec(&nr_pages);
+	spin_unlock(&dl_pages_lock);
+	call_rcu(&e->rcu, free_page_rcu);
+}
+
+static const struct vm_operations_struct dlparams_vm_ops = {
+	.close = dlparams_vm_close,
+};
+
+static int dlparams_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct dl_page *e;
+	int ret;
+
+	if (vma->vm_pgoff || vma->vm_end - vma->vm_start != PAGE_SIZE)
+		return -EINVAL;
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
+		return -EPERM;
+	/* One page per thread; only the thread itself adds its own entry. */
+	rcu_read_lock();
+	e = find_page(current);
+	rcu_read_unlock();
+	if (e)
+		return -EBUSY;
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->pg = (struct dlparams_page *)get_zeroed_page(GFP_KERNEL);
+	if (!e->pg) {
+		kfree(e);
+		return -ENOMEM;
+	}
+	sl_vma_flags_update(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP,
+			    VM_MAYWRITE | VM_MAYEXEC);
+	/* The mapping takes its own reference on the page. */
+	ret = vm_insert_page(vma, vma->vm_start, virt_to_page(e->pg));
+	if (ret) {
+		free_page((unsigned long)e->pg);
+		kfree(e);
+		return ret;
+	}
+	e->task = get_task_struct(current);
+	vma->vm_private_data = e;
+	vma->vm_ops = &dlparams_vm_ops;
+
+	spin_lock(&dl_pages_lock);
+	hash_add_rcu(dl_pages, &e->node, (unsigned long)current);
+	atomic_inc(&nr_pages);
+	spin_unlock(&dl_pages_lock);
+	if (is_deadline(current))
+		publish(e, current, true);
+	return 0;
+}
+
+static const struct file_operations dlparams_fops = {
+	.owner = THIS_MODULE,
+	.read = dlparams_read,
+	.unlocked_ioctl = dlparams_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = dlparams_mmap,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice dlparams_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "dlparams",
+	.fops = &dlparams_fops,
+	.mode = 0666,
+};
+
+/* --- feature ------------------------------------------------------------- */
+
+static int dlparams_init(struct sl_feature *f)
+{
+	may_access = (ptrace_may_access_t)sl_lookup_function("ptrace_may_access");
+	if (!may_access)
+		pr_info("ptrace_may_access() not callable: other threads readable by CAP_SYS_PTRACE only\n");
+	return 0;
+}
+
+static int dlparams_enable(struct sl_feature *f)
+{
+	int ret;
+
+	ret = sl_tracepoint_register("sched_switch", probe_sched_switch, NULL);
+	if (ret)
+		return ret;
+	ret = misc_register(&dlparams_dev);
+	if (ret) {
+		sl_tracepoint_unregister("sched_switch", probe_sched_switch, NULL);
+		tracepoint_synchronize_unregister();
+	}
+	return ret;
+}
+
+static void dlparams_disable(struct sl_feature *f)
+{
+	misc_deregister(&dlparams_dev);
+	sl_tracepoint_unregister("sched_switch", probe_sched_switch, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "reads %lld\nioctls %lld\npublishes %lld\nretries %lld\npages %d\nptrace_may_access %s\n",
+		   atomic64_read(&stat_reads), atomic64_read(&stat_ioctls),
+		   atomic64_read(&stat_publishes), atomic64_read(&stat_retries),
+		   atomic_read(&nr_pages), may_access ? "kallsyms" : "CAP_SYS_PTRACE only");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int dlparams_debugfs(struct sl_feature *f, struct dentry *dir)
+{
+	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	return 0;
+}
+
+struct sl_feature dlparams_feature = {
+	.name = "dlparams",
+	.summary = "/dev/dlparams: leftover runtime and absolute deadline of SCHED_DEADLINE threads",
+	.needs = SL_CAP(SL_CAP_RUNQUEUES) | SL_CAP(SL_CAP_TP_SCHED_SWITCH) |
+		 SL_CAP(SL_CAP_RQ_CLOCK),
+	.init = dlparams_init,
+	.enable = dlparams_enable,
+	.disable = dlparams_disable,
+	.debugfs = dlparams_debugfs,
+};

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pelt_core: fixed-point PELT utilization, the way kernel/sched/pelt.c
+ * computes it, plus the response-time helpers of the "dynamic threshold"
+ * idea (how fast util ramps, and how much margin a CPU needs so that a
+ * task growing out of it is noticed before the next tick).
+ *
+ * The signal
+ * ----------
+ * Time is cut into periods of 1024 units of 1024 ns (2^20 ns, ~1 ms). Let
+ * r_i be the part of period i (counting back from the current one, i = 0)
+ * the entity spent running, scaled by the capacity it ran at. Then
+ *
+ *	util_sum = 1024 * (r_0 + r_1 * y + r_2 * y^2 + ...)
+ *
+ * with y chosen so that y^32 = 1/2: what ran 32 periods ago counts half.
+ * util_avg divides util_sum by the largest value it could have had, i.e.
+ * by the sum for an entity that always ran:
+ *
+ *	divider = 1024 * (y + y^2 + ...) + period_contrib
+ *		= LOAD_AVG_MAX - 1024 + period_contrib
+ *
+ * where period_contrib is the elapsed part of the current period, so
+ * util_avg is in [0, 1024].
+ *
+ * The fixed-point arithmetic
+ * --------------------------
+ * y^n is a multiplication by sl_pelt_y_inv[n % 32] / 2^32 and a right
+ * shift by n / 32 (sl_pelt_decay_load()). LOAD_AVG_MAX is not the real
+ * 1024 / (1 - y) = 47788 but the fixed point of the truncating integer
+ * iteration sum = decay(sum, 1) + 1024, which is what the sums built by
+ * decay_load() can reach.
+ *
+ * An update that moves d units forward from period_contrib c splits the
+ * interval in three (sl_pelt_segments()):
+ *
+ *	    d1          d2 = p - 1 full periods        d3
+ *	|<------->|<----------....-------->|<-------->|
+ *	 end of the    periods crossed         start of
+ *	 old period    entirely                the new one
+ *
+ * The old sum and d1 are decayed by the p periods crossed, the full
+ * periods add 1024 * (y + ... + y^(p-1)), computed as LOAD_AVG_MAX minus
+ * its own p-period decay minus the y^0 term, and d3 is in the current
+ * period (weight 1). The running part is scaled by capacity * frequency
+ * invariance (cap_scale: contrib * scale >> 10) before being added.
+ *
+ * Like the kernel, an update consumes only whole 1024 ns units (the rest
+ * of delta is left for the next update, last_update_time advancing by
+ * the units consumed) and refreshes util_avg only when a period boundary
+ * is crossed; sl_pelt_util_now() gives the value at the last update.
+ *
+ * Response time
+ * -------------
+ * sl_pelt_approx_util_avg() and sl_pelt_approx_runtime() run that same
+ * arithmetic one whole period at a time for an entity that always runs
+ * at full scale: where util ends after some more running, and how long a
+ * ramp from 0 takes. The loops stop at the integer fixed point of util_sum
+ * (at most 667 periods, from 0; util_avg is 1024 after 323), after which
+ * further periods change nothing, and are bounded by SL_PELT_MAX_PERIODS
+ * (2016) in any case.
+ *
+ * A CPU of capacity C notices that a task outgrew it at the earliest on
+ * the next tick. sl_pelt_margin_threshold() is the largest util that, after
+ * running one more tick, is still below C: the threshold above which the
+ * task must be moved (or the frequency raised) now, not a tick later.
+ */
+#include "pelt_core.h"
+
+/* floor((2^32 - 1) * y^n) for n = 0..31, y = 2^(-1/32) */
+const u32 sl_pelt_y_inv[SL_PELT_HALFLIFE] = {
+	0xffffffff, 0xfa83b2da, 0xf5257d14, 0xefe4b99a,
+	0xeac0c6e6, 0xe5b906e6, 0xe0ccdeeb, 0xdbfbb796,
+	0xd744fcc9, 0xd2a81d91, 0xce248c14, 0xc9b9bd85,
+	0xc5672a10, 0xc12c4cc9, 0xbd08a39e, 0xb8fbaf46,
+	0xb504f333, 0xb123f581, 0xad583ee9, 0xa9a15ab4,
+	0xa5fed6a9, 0xa2704302, 0x9ef5325f, 0x9b8d39b9,
+	0x9837f050, 0x94f4efa8, 0x91c3d373, 0x8ea4398a,
+	0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
+};
+
+/**
+ * sl_pelt_decay_load - val * y^n in fixed point
+ * @val: the value to decay
+ * @n: number of periods
+ *
+ * y^32 = 1/2, so whole half-lives are shifts and the remaining n % 32
+ * periods one multiply by the inverse table. Past 63 half-lives any u64
+ * is gone.
+ */
+u64 sl_pelt_decay_load(u64 val, u64 n)
+{
+	unsigned int local_n;
+
+	if (n > 63 * SL_PELT_HALFLIFE)
+		return 0;
+
+	local_n = (unsigned int)n;
+	if (local_n >= SL_PELT_HALFLIFE) {
+		val >>= local_n / SL_PELT_HALFLIFE;
+		local_n %= SL_PELT_HALFLIFE;
+	}
+
+	return mul_u64_u32_shr(val, sl_pelt_y_inv[local_n], 32);
+}
+
+/*
+ * Contribution, in 1024 ns units weighted by their decay, of an interval
+ * crossing @periods (> 0) period boundaries: @d1 units ending the old
+ * period, @periods - 1 full periods, @d3 units of the new period.
+ */
+static u32 sl_pelt_segments(u64 periods, u32 d1, u32 d3)
+{
+	u32 c1, c2, c3 = d3;	/* y^0 == 1 */
+
+	c1 = (u32)sl_pelt_decay_load((u64)d1, periods);
+	/* 1024 * (y + y^2 + ... + y^(periods - 1)) */
+	c2 = SL_PELT_LOAD_AVG_MAX -
+	     (u32)sl_pelt_decay_load(SL_PELT_LOAD_AVG_MAX, periods) -
+	     SL_PELT_PERIOD;
+
+	return c1 + c2 + c3;
+}
+
+/*
+ * Move @sa forward by @delta units of 1024 ns, running at @scale (0 for
+ * not running). Returns the number of period boundaries crossed.
+ */
+static u64 sl_pelt_accumulate(struct sl_pelt_avg *sa, u64 delta,
+			      unsigned long scale)
+{
+	u32 contrib = (u32)delta;	/* no boundary crossed: delta < 1024 */
+	u64 periods;
+
+	delta += sa->period_contrib;
+	periods = delta / SL_PELT_PERIOD;
+
+	if (periods) {
+		sa->util_sum = sl_pelt_decay_load(sa->util_sum, periods);
+		delta %= SL_PELT_PERIOD;
+		contrib = sl_pelt_segments(periods,
+					   SL_PELT_PERIOD - sa->period_contrib,
+					   (u32)delta);
+	}
+	sa->period_contrib = (u32)delta;
+
+	if (scale) {
+		/* cap_scale() */
+		u64 scaled = ((u64)contrib * scale) >> SL_PELT_CAPACITY_SHIFT;
+
+		sa->util_sum += scaled << SL_PELT_CAPACITY_SHIFT;
+	}
+
+	return periods;
+}
+
+/**
+ * sl_pelt_divider - what util_sum is divided by
+ * @sa: the signal
+ *
+ * The sum an always-running entity has at this point of the period.
+ */
+u32 sl_pelt_divider(const struct sl_pelt_avg *sa)
+{
+	return SL_PELT_MIN_DIVIDER + sa->period_contrib;
+}
+
+/**
+ * sl_pelt_util_now - util_avg as of the last update
+ * @sa: the signal
+ *
+ * util_sum / divider, whether or not the last update crossed a period
+ * boundary (sa->util_avg is only refreshed when it did).
+ */
+unsigned long sl_pelt_util_now(const struct sl_pelt_avg *sa)
+{
+	return (unsigned long)div_u64(sa->util_sum, sl_pelt_divider(sa));
+}
+
+/**
+ * sl_pelt_init - start a signal at a given util
+ * @sa: the signal
+ * @now_ns: time of the start, a period boundary from then on
+ * @util: initial util_avg, clamped to 1024
+ *
+ * util_sum is set to util * divider, as if the entity had always run at
+ * util / 1024 of the time (the kernel does the same for new tasks).
+ */
+void sl_pelt_init(struct sl_pelt_avg *sa, u64 now_ns, unsigned long util)
+{
+	if (util > SL_PELT_CAPACITY_SCALE)
+		util = SL_PELT_CAPACITY_SCALE;
+	sa->last_update_time = now_ns;
+	sa->period_contrib = 0;
+	sa->util_sum = (u64)util * SL_PELT_MIN_DIVIDER;
+	sa->util_avg = util;
+}
+
+/**
+ * sl_pelt_update - account the time since the last update
+ * @sa: the signal
+ * @now_ns: current time in ns
+ * @running: whether the entity ran since the last update
+ * @scale: capacity * frequency invariance of that running, 0..1024
+ *	(larger values are taken as 1024)
+ *
+ * Only whole 1024 ns units are consumed; a clock that went backwards just
+ * resets last_update_time. util_avg is recomputed when a period boundary
+ * was crossed, as ___update_load_avg() does.
+ *
+ * Return: true if at least one period boundary was crossed.
+ */
+bool sl_pelt_update(struct sl_pelt_avg *sa, u64 now_ns, bool running,
+		    unsigned long scale)
+{
+	u64 delta = now_ns - sa->last_update_time;
+
+	if ((s64)delta < 0) {
+		sa->last_update_time = now_ns;
+		return false;
+	}
+
+	delta >>= SL_PELT_UNIT_SHIFT;
+	if (!delta)
+		return false;
+	sa->last_update_time += delta << SL_PELT_UNIT_SHIFT;
+
+	if (scale > SL_PELT_CAPACITY_SCALE)
+		scale = SL_PELT_CAPACITY_SCALE;
+	if (!sl_pelt_accumulate(sa, delta, running ? scale : 0))
+		return false;
+
+	sa->util_avg = sl_pelt_util_now(sa);
+	return true;
+}
+
+/**
+ * sl_pelt_approx_util_avg - util reached after running some more
+ * @util: util_avg to start from (clamped to 1024), at a period boundary
+ * @delta_ns: how long the entity keeps running, at full scale
+ *
+ * Runs the fixed-point update one whole period at a time, then the rest
+ * of @delta_ns (whole 1024 ns units). The loop ends at the integer fixed
+ * point (a whole period that leaves util_sum unchanged, so every further
+ * one does too) or after SL_PELT_MAX_PERIODS periods.
+ *
+ * Return: util_avg after @delta_ns.
+ */
+unsigned long sl_pelt_approx_util_avg(unsigned long util, u64 delta_ns)
+{
+	u64 periods = delta_ns >> SL_PELT_PERIOD_NS_SHIFT;
+	struct sl_pelt_avg sa;
+	u64 now = 0, n, prev;
+
+	sl_pelt_init(&sa, 0, util);
+	if (!delta_ns)
+		return sa.util_avg;
+
+	for (n = 0; n < periods && n < SL_PELT_MAX_PERIODS; n++) {
+		prev = sa.util_sum;
+		now += SL_PELT_PERIOD_NS;
+		sl_pelt_update(&sa, now, true, SL_PELT_CAPACITY_SCALE);
+		if (sa.util_sum == prev)
+			break;
+	}
+	now += delta_ns & (SL_PELT_PERIOD_NS - 1);
+	sl_pelt_update(&sa, now, true, SL_PELT_CAPACITY_SCALE);
+
+	return sl_pelt_util_now(&sa);
+}
+
+/**
+ * sl_pelt_approx_runtime - time to ramp from 0 to a util
+ * @util: target util_avg
+ *
+ * Counts whole periods of always running at full scale, from 0, until
+ * util_avg >= @util, with the same steps as sl_pelt_approx_util_avg(), so
+ * that sl_pelt_approx_util_avg(0, sl_pelt_approx_runtime(u)) >= u and one
+ * period less falls short. @util is clamped to 1024, which the integer
+ * signal reaches (after 323 periods); were a target ever out of reach, the
+ * time at which util_sum stops changing would be returned.
+ *
+ * Return: the ramp-up time in ns, a whole number of periods.
+ */
+u64 sl_pelt_approx_runtime(unsigned long util)
+{
+	struct sl_pelt_avg sa;
+	u64 n, prev;
+
+	sl_pelt_init(&sa, 0, 0);
+	if (!util)
+		return 0;
+	if (util > SL_PELT_CAPACITY_SCALE)
+		util = SL_PELT_CAPACITY_SCALE;
+
+	for (n = 1; n <= SL_PELT_MAX_PERIODS; n++) {
+		prev = sa.util_sum;
+		sl_pelt_update(&sa, n * SL_PELT_PERIOD_NS, true,
+			       SL_PELT_CAPACITY_SCALE);
+		if (sa.util_avg >= util)
+			break;
+		if (sa.util_sum == prev) {
+			/* saturated one period ago */
+			n--;
+			break;
+		}
+	}
+	if (n > SL_PELT_MAX_PERIODS)
+		n = SL_PELT_MAX_PERIODS;
+
+	return n * SL_PELT_PERIOD_NS;
+}
+
+/**
+ * sl_pelt_fits_before_tick - is there still time to react at the next tick?
+ * @util: the task's (or CPU's) util_avg now
+ * @capacity: capacity of the CPU it runs on
+ * @tick_ns: tick period
+ *
+ * Return: true if running for one more tick leaves util below @capacity.
+ */
+bool sl_pelt_fits_before_tick(unsigned long util, unsigned long capacity,
+			      u64 tick_ns)
+{
+	return sl_pelt_approx_util_avg(util, tick_ns) < capacity;
+}
+
+/**
+ * sl_pelt_margin_threshold - the dynamic threshold for a capacity
+ * @capacity: capacity of the CPU
+ * @tick_ns: tick period
+ *
+ * Binary search over 0..1024 (util after a tick grows with the starting
+ * util) for the largest util for which sl_pelt_fits_before_tick() holds.
+ *
+ * Return: that util; 0 also when not even util 0 fits (tiny capacities:
+ * check sl_pelt_fits_before_tick(0, ...) to tell the two apart).
+ */
+unsigned long sl_pelt_margin_threshold(unsigned long capacity, u64 tick_ns)
+{
+	unsigned long lo = 0, hi = SL_PELT_CAPACITY_SCALE, mid;
+
+	if (!sl_pelt_fits_before_tick(0, capacity, tick_ns))
+		return 0;
+	if (sl_pelt_fits_before_tick(hi, capacity, tick_ns))
+		return hi;
+
+	/* fits(lo) && !fits(hi) */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (sl_pelt_fits_before_tick(mid, capacity, tick_ns))
+			lo = mid;
+		else
+			hi = mid;
+	}
+
+	return lo;
+}

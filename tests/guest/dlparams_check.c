@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlparams_check: in-guest tests of /dev/dlparams (TAP on stdout).
+ *
+ *   dlparams_check accuracy SAMPLES   every path against a reference, on a
+ *                                     SCHED_DEADLINE thread spinning through
+ *                                     its budget on CPU 1
+ *   dlparams_check remote SAMPLES     a DL thread on CPU 1 read from CPU 0
+ *   dlparams_check errors             every error path
+ *
+ * The reference: sched_getattr(..., SCHED_GETATTR_FLAG_DL_DYNAMIC) where the
+ * kernel has it (7.x). Elsewhere the thread's own CPU time
+ * (CLOCK_THREAD_CPUTIME_ID): within one period the leftover runtime must
+ * fall exactly as fast as CPU time is consumed, and successive deadlines
+ * must be whole periods apart.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* struct sched_attr (linux/sched/types.h clashes with glibc's sched.h) */
+struct sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+
+#include "../../tools/lib/dlparams.h"
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+#define FLAG_DL_DYNAMIC 0x01
+#define US 1000LL
+#define MS 1000000LL
+#define TOLERANCE_NS (100 * US)
+
+static int tap_n, tap_fail;
+
+static void tap(int pass, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("%sok %d - ", pass ? "" : "not ", ++tap_n);
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	if (!pass)
+		tap_fail++;
+	fflush(stdout);
+}
+
+static int64_t mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int64_t cputime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	sched_setaffinity(0, sizeof(s), &s);
+}
+
+/*
+ * SCHED_DEADLINE tasks must be allowed on their whole root domain, so a DL
+ * thread cannot simply be pinned to CPU 1. The test script makes a cgroup
+ * whose cpuset is an isolated partition of CPU 1 and names it in
+ * DLPARAMS_CGROUP; joining it puts the process on CPU 1 alone.
+ */
+static void join_cpu1_partition(void)
+{
+	const char *cg = getenv("DLPARAMS_CGROUP");
+	char path[512], pid[32];
+	int fd;
+
+	if (!cg)
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
+		printf("# cannot join %s: %s\n", cg, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static int become_deadline(uint64_t runtime, uint64_t deadline, uint64_t period)
+{
+	struct sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = runtime,
+		.sched_deadline = deadline,
+		.sched_period = period,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? -errno : 0;
+}
+
+/* sched_getattr(DL_DYNAMIC): 0 and the values, or -errno */
+static int dl_dynamic(pid_t tid, int64_t *runtime, uint64_t *deadline)
+{
+	struct sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	if (syscall(SYS_sched_getattr, tid, &a, sizeof(a), FLAG_DL_DYNAMIC))
+		return -errno;
+	*runtime = (int64_t)a.sched_runtime;
+	*deadline = a.sched_deadline;
+	return 0;
+}
+
+static int64_t absll(int64_t v) { return v < 0 ? -v : v; }
+
+/* --- accuracy ---------------------------------------------------------- */
+
+#define R_NS (10 * MS)
+#define P_NS (40 * MS)
+
+struct path_err {
+	const char *name;
+	int64_t max_rt, max_dl;
+	int n;
+};
+
+static void account(struct path_err *e, int64_t drt, int64_t ddl)
+{
+	if (absll(drt) > e->max_rt)
+		e->max_rt = absll(drt);
+	if (absll(ddl) > e->max_dl)
+		e->max_dl = absll(ddl);
+	e->n++;
+}
+
+static int accuracy(int samples)
+{
+	struct dlparams_handle h;
+	struct path_err err[3] = { { "mmap fast path", 0, 0, 0 }, { "read()", 0, 0, 0 }, { "ioctl(TID)", 0, 0, 0 } };
+	int have_dyn, i, got = 0, after_replenish = 0, periods = 0, ret;
+	int64_t r0 = 0, last_sample = 0;
+	uint64_t cur_deadline = 0, d0 = 0;
+	int64_t cpu0 = 0, max_period_err = 0;
+	int ratio_n = 0;
+	int64_t rt_ref;
+	uint64_t dl_ref;
+
+	join_cpu1_partition();
+	ret = become_deadline(R_NS, P_NS, P_NS);
+	tap(ret == 0, "sched_setattr(SCHED_DEADLINE, 10/40/40 ms): %s", strerror(-ret));
+	if (ret)
+		return 1;
+	ret = dlparams_open(&h, DLPARAMS_OPEN_MAP);
+	tap(ret == 0, "open and mmap /dev/dlparams: %s", strerror(-ret));
+	if (ret)
+		return 1;
+	have_dyn = dl_dynamic(0, &rt_ref, &dl_ref) == 0;
+	printf("# reference: %s\n", have_dyn ? "sched_getattr(SCHED_GETATTR_FLAG_DL_DYNAMIC)" :
+	       "thread CPU time and period boundaries (no DL_DYNAMIC on this kernel)");
+
+	while (got < samples) {
+		struct dlparams v[3];
+		int64_t t0, t1, cpu_now;
+		int new_period;
+
+		/* spread samples: one about every 700 us of spinning */
+		if (mono() - last_sample < 700 * US)
+			continue;
+		t0 = mono();
+		if (have_dyn && dl_dynamic(0, &rt_ref, &dl_ref))
+			continue;
+		t1 = mono();
+		if (dlparams_self_fast(&h, &v[0]) || dlparams_self_read(&h, &v[1]) ||
+		    dlparams_tid(&h, gettid(), &v[2])) {
+			tap(0, "a path failed: %s", strerror(errno));
+			return 1;
+		}
+		cpu_now = cputime();
+		last_sample = mono();
+		new_period = v[1].deadline_ns != cur_deadline &&
+			     absll((int64_t)(v[1].deadline_ns - cur_deadline)) > 5 * MS;
+		if (new_period) {
+			if (cur_deadline) {
+				/* deadlines move by whole periods */
+				int64_t d = v[1].deadline_ns - cur_deadline;
+				int64_t off = d % P_NS;
+
+				if (off > P_NS / 2)
+					off -= P_NS;
+				if (absll(off) > max_period_err)
+					max_period_err = absll(off);
+				after_replenish++;
+			}
+			cur_deadline = v[1].deadline_ns;
+			periods++;
+			r0 = v[1].runtime_left_ns;
+			d0 = v[1].now_ns;
+			cpu0 = cpu_now;
+		}
+		for (i = 0; i < 3; i++) {
+			if (have_dyn) {
+				/*
+				 * The syscall's value holds at some instant in
+				 * [t0, t1]; ours at now_ns. While running,
+				 * runtime falls 1:1 with time.
+				 */
+				int64_t mid = (t0 + t1) / 2;
+				int64_t ours_at_mid = v[i].runtime_left_ns + ((int64_t)v[i].now_ns - mid);
+				int64_t slack = (t1 - t0) / 2;
+				int64_t drt = absll(ours_at_mid - rt_ref);
+
+				drt = drt > slack ? drt - slack : 0;
+				if (v[i].deadline_ns != dl_ref && absll((int64_t)(v[i].deadline_ns - dl_ref)) > 5 * MS)
+					continue;	/* a replenishment between the two reads */
+				account(&err[i], drt, (int64_t)(v[i].deadline_ns - dl_ref));
+			} else if (!new_period) {
+				/* runtime consumed since the period's first sample = CPU time */
+				int64_t used = r0 - v[i].runtime_left_ns;
+				int64_t cpu = cpu_now - cpu0 - ((int64_t)v[1].now_ns - (int64_t)v[i].now_ns);
+
+				account(&err[i], used - cpu, (int64_t)(v[i].deadline_ns - cur_deadline));
+				if (i == 1 && cpu > 5 * MS && ratio_n < 8) {
+					printf("# runtime used %lld us vs CPU time %lld us in one period (ratio %.4f)\n",
+					       (long long)used / US, (long long)cpu / US, (double)used / cpu);
+					ratio_n++;
+				}
+			}
+		}
+		(void)d0;
+		got++;
+	}
+	for (i = 0; i < 3; i++) {
+		printf("# %-15s %d samples, max |runtime diff| %lld us, max |deadline diff| %lld us\n",
+		       err[i].name, err[i].n, (long long)err[i].max_rt / US,
+		       (long long)err[i].max_dl / US);
+		tap(err[i].n >= samples / 2 && err[i].max_rt <= TOLERANCE_NS && err[i].max_dl <= TOLERANCE_NS,
+		    "%s agrees with the reference within 100 us over %d samples (runtime %lld us, deadline %lld us)",
+		    err[i].name, err[i].n, (long long)err[i].max_rt / US, (long long)err[i].max_dl / US);
+	}
+	tap(periods >= 5 && after_replenish >= 4, "samples spread over %d periods, %d right after a replenishment",
+	    periods, after_replenish);
+	tap(max_period_err <= TOLERANCE_NS, "successive deadlines are whole periods apart (max error %lld us)",
+	    (long long)max_period_err / US);
+	dlparams_close(&h);
+	return 0;
+}
+
+/* --- remote: a DL thread on CPU 1 read from CPU 0 ----------------------- */
+
+struct shared {
+	volatile int stop;
+	volatile pid_t tid;
+	volatile unsigned int seq;
+	struct dlparams self;
+};
+
+/* A child process on CPU 1 (its partition), SCHED_DEADLINE, publishing its own values. */
+static void remote_worker(struct shared *sh)
+{
+	struct dlparams_handle h;
+	struct dlparams v;
+
+	join_cpu1_partition();
+	if (become_deadline(R_NS, P_NS, P_NS) || dlparams_open(&h, 0))
+		_exit(1);
+	sh->tid = gettid();
+	while (!sh->stop) {
+		if (dlparams_self_read(&h, &v))
+			continue;
+		__atomic_add_fetch(&sh->seq, 1, __ATOMIC_RELEASE);
+		sh->self = v;
+		__atomic_add_fetch(&sh->seq, 1, __ATOMIC_RELEASE);
+	}
+	_exit(0);
+}
+
+static int remote(int samples)
+{
+	struct shared *sh;
+	struct dlparams_handle h;
+	pid_t child;
+	int i, n = 0, on_cpu1 = 0, running = 0, tries = 0;
+	int64_t max_err = 0;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || dlparams_open(&h, 0)) {
+		tap(0, "set-up");
+		return 1;
+	}
+	memset(sh, 0, sizeof(*sh));
+	child = fork();
+	if (child == 0)
+		remote_worker(sh);
+	pin(0);
+	while (!sh->tid && tries++ < 5000)
+		usleep(1000);
+	tap(sh->tid != 0, "SCHED_DEADLINE worker started on CPU 1 (tid %d)", sh->tid);
+	for (i = 0; sh->tid && i < samples * 20 && n < samples; i++) {
+		struct dlparams theirs, ours;
+		unsigned int s1, s2;
+
+		usleep(2000);
+		do {
+			s1 = __atomic_load_n(&sh->seq, __ATOMIC_ACQUIRE);
+			theirs = sh->self;
+			s2 = __atomic_load_n(&sh->seq, __ATOMIC_ACQUIRE);
+		} while ((s1 & 1) || s1 != s2);
+		if (dlparams_tid(&h, sh->tid, &ours))
+			continue;
+		on_cpu1 += ours.cpu == 1;
+		running += !!(ours.flags & DLPARAMS_F_RUNNING);
+		/* compare only when both describe one period, both running */
+		if (absll((int64_t)(ours.deadline_ns - theirs.deadline_ns)) > 5 * MS ||
+		    !(ours.flags & theirs.flags & DLPARAMS_F_RUNNING))
+			continue;
+		{
+			int64_t expect = theirs.runtime_left_ns - ((int64_t)ours.now_ns - (int64_t)theirs.now_ns);
+			int64_t e = absll(ours.runtime_left_ns - expect);
+
+			if (e > max_err)
+				max_err = e;
+		}
+		n++;
+	}
+	sh->stop = 1;
+	waitpid(child, NULL, 0);
+	printf("# remote: %d comparable samples, max |runtime diff| %lld us; cpu==1 in %d, RUNNING in %d\n",
+	       n, (long long)max_err / US, on_cpu1, running);
+	tap(n >= samples, "%d reads from CPU 0 of the DL thread running on CPU 1", n);
+	tap(on_cpu1 >= n && n > 0, "reported CPU is 1 (%d)", on_cpu1);
+	tap(max_err <= TOLERANCE_NS, "remote values agree with the thread's own within 100 us (%lld us)",
+	    (long long)max_err / US);
+	dlparams_close(&h);
+	return 0;
+}
+
+/* --- errors --------------------------------------------------------------- */
+
+static int errors(void)
+{
+	struct dlparams_handle h;
+	struct dlparams p, pat;
+	char small[16];
+	int fd, pfd[2];
+	pid_t child, victim;
+	void *m;
+	long r;
+
+	if (dlparams_open(&h, 0)) {
+		tap(0, "open");
+		return 1;
+	}
+	fd = h.fd;
+	memset(&pat, 0xa5, sizeof(pat));
+
+	/* not SCHED_DEADLINE */
+	p = pat; p.size = sizeof(p);
+	r = read(fd, &p, sizeof(p));
+	tap(r < 0 && errno == ENODATA, "read() by a SCHED_OTHER thread: ENODATA");
+	p.size = pat.size;
+	tap(!memcmp(&p, &pat, sizeof(p)), "buffer untouched on ENODATA");
+	tap(dlparams_tid(&h, getpid(), &p) == -ENODATA, "ioctl on a SCHED_OTHER thread: ENODATA");
+
+	/* sizes */
+	r = read(fd, small, sizeof(small));
+	tap(r < 0 && errno == EINVAL, "read() into a 16-byte buffer: EINVAL");
+	p = pat; p.size = 8;
+	r = read(fd, &p, sizeof(p));
+	tap(r < 0 && errno == EINVAL, "size field 8 (< DLPARAMS_SIZE_VER0): EINVAL");
+	p = pat; p.size = sizeof(p) + 64;
+	r = read(fd, &p, sizeof(p));
+	tap(r < 0 && errno == EINVAL, "size field larger than the buffer: EINVAL");
+	tap(ioctl(fd, _IOWR(DLPARAMS_IOC_MAGIC, 7, struct dlparams), &p) < 0 && errno == ENOTTY,
+	    "unknown ioctl: ENOTTY");
+	tap(ioctl(fd, _IOWR('x', 1, int), &p) < 0 && errno == ENOTTY, "foreign ioctl: ENOTTY");
+	tap(dlparams_tid(&h, 0x3ffffff0, &p) == -ESRCH, "nonexistent TID: ESRCH");
+	tap(dlparams_tid(&h, 0, &p) == -ESRCH, "TID 0: ESRCH");
+
+	/* mmap rules */
+	m = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* the fd is read-only: the VFS refuses before the driver (EACCES) */
+	tap(m == MAP_FAILED && (errno == EACCES || errno == EPERM), "writable mapping refused: %s", strerror(errno));
+	m = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, 0);
+	tap(m == MAP_FAILED && errno == EINVAL, "two-page mapping: EINVAL");
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	tap(m != MAP_FAILED, "one read-only page maps");
+	tap(mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) == MAP_FAILED && errno == EBUSY,
+	    "second page for the same thread: EBUSY");
+	tap(mprotect(m, 4096, PROT_READ | PROT_WRITE) < 0, "mprotect to writable refused");
+	munmap(m, 4096);
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	tap(m != MAP_FAILED, "remapping after munmap works");
+	munmap(m, 4096);
+
+	/* permission: an unprivileged user cannot read a root DL thread */
+	if (pipe(pfd))
+		return 1;
+	victim = fork();
+	if (victim == 0) {
+		char c;
+
+		if (become_deadline(2 * MS, 20 * MS, 20 * MS))
+			_exit(1);
+		close(pfd[1]);
+		if (read(pfd[0], &c, 1) < 0)	/* sleeps until the parent closes */
+			_exit(1);
+		_exit(0);
+	}
+	close(pfd[0]);
+	usleep(100000);
+	tap(dlparams_tid(&h, victim, &p) == 0 && p.dl_runtime_ns == 2 * MS,
+	    "root reads the root DL thread (runtime %llu ns)", (unsigned long long)p.dl_runtime_ns);
+	child = fork();
+	if (child == 0) {
+		struct dlparams_handle h2;
+		struct dlparams q = pat;
+		int ret;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		if (dlparams_open(&h2, 0))
+			_exit(4);
+		q.size = sizeof(q);
+		q.tid = victim;
+		ret = ioctl(h2.fd, DLPARAMS_IOC_GET_TID, &q) < 0 ? errno : 0;
+		q.size = pat.size; q.tid = pat.tid;
+		if (memcmp(&q, &pat, sizeof(q)))
+			_exit(5);
+		_exit(ret == EPERM || ret == EACCES ? 0 : 2);
+	}
+	{
+		int st;
+
+		waitpid(child, &st, 0);
+		tap(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "user nobody reading the root DL thread: EPERM, buffer untouched (child status %d)",
+		    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	}
+	close(pfd[1]);
+	waitpid(victim, NULL, 0);
+	dlparams_close(&h);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = 2;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	if (argc >= 2 && !strcmp(argv[1], "accuracy"))
+		ret = accuracy(argc > 2 ? atoi(argv[2]) : 300);
+	else if (argc >= 2 && !strcmp(argv[1], "remote"))
+		ret = remote(argc > 2 ? atoi(argv[2]) : 50);
+	else if (argc >= 2 && !strcmp(argv[1], "errors"))
+		ret = errors();
+	else
+		fprintf(stderr, "usage: %s accuracy|remote|errors [N]\n", argv[0]);
+	printf("1..%d\n", tap_n);
+	return ret || tap_fail ? 1 : 0;
+}

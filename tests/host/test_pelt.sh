@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# PELT core (module/pelt_core.c) and the pelt CLI (tools/pelt): builds both
+# into a temp dir, runs tests/host/test_pelt.c (the core and the CLI's
+# margin tables against a floating-point reference) and checks the CLI's
+# other commands and its argument errors. TAP output; arguments ignored.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+cd "$top"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CC=${CC:-cc}
+
+# the CLI with its documented build line, the test as gnu11 with libm
+if ! out=$($CC -O2 -Wall -Wextra -Werror -Imodule -o "$tmp/pelt" tools/pelt/pelt.c module/pelt_core.c 2>&1); then
+	_tap_result 0 "build tools/pelt/pelt"; diag "$out"; done_testing; exit
+fi
+_tap_result 1 "build tools/pelt/pelt"
+if ! out=$($CC -std=gnu11 -O2 -Wall -Wextra -Werror -Imodule -o "$tmp/test_pelt" tests/host/test_pelt.c module/pelt_core.c -lm 2>&1); then
+	_tap_result 0 "build tests/host/test_pelt"; diag "$out"; done_testing; exit
+fi
+_tap_result 1 "build tests/host/test_pelt"
+
+# Kernel-style core: no floating point (general registers only, where the
+# compiler has the option) and nothing undefined, i.e. no libc calls.
+fpflags=()
+if $CC -mgeneral-regs-only -x c -c -o /dev/null /dev/null 2>/dev/null; then
+	fpflags=(-mgeneral-regs-only)
+fi
+ok '$CC -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding "${fpflags[@]}" -Imodule -c -o "$tmp/pelt_core.o" module/pelt_core.c' \
+	"pelt_core.c builds freestanding ${fpflags[*]}"
+is "$(nm -u "$tmp/pelt_core.o" 2>/dev/null | awk '{print $2}' | tr '\n' ' ')" "" \
+	"pelt_core.o calls nothing outside itself"
+
+# the C tests: "ok - ..." / "not ok - ..." lines, numbered here
+"$tmp/test_pelt" "$tmp/pelt" >"$tmp/out" 2>&1
+rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok - "*) _tap_result 1 "${line#ok - }" ;;
+	"not ok - "*) _tap_result 0 "${line#not ok - }" ;;
+	*) diag "${line#\# }" ;;
+	esac
+done <"$tmp/out"
+ok '[ $rc = 0 ] || [ $rc = 1 ]' "test_pelt ran to the end (exit $rc)"
+
+# rampup and util-after against the closed forms (period 2^20 ns)
+p=$tmp/pelt
+near() {	# near GOT WANT TOL
+	awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'
+}
+ramp_ref() {	# ms from 0 to util $1: 32 * log2(1024 / (1024 - u)) periods
+	awk -v u="$1" 'BEGIN { printf "%.3f", 32 * log(1024 / (1024 - u)) / log(2) * 1.048576 }'
+}
+after_ref() {	# util from $1 after $2 ms
+	awk -v u="$1" -v ms="$2" 'BEGIN { printf "%.3f", 1024 - (1024 - u) * 0.5 ^ (ms / 1.048576 / 32) }'
+}
+for u in 100 512 900; do
+	got=$("$p" rampup $u) want=$(ramp_ref $u)
+	ok 'near "$got" "$want" 1.1' "pelt rampup $u: $got ms, closed form $want (within a period)"
+done
+ok '[[ "$("$p" rampup 512)" =~ ^[0-9]+\.[0-9]$ ]]' "pelt rampup prints ms with one decimal"
+is "$("$p" rampup 0)" "0.0" "pelt rampup 0"
+for args in "0 10" "0 33.5" "300 4" "700 1" "1000 20"; do
+	set -- $args
+	got=$("$p" util-after "$1" "$2") want=$(after_ref "$1" "$2")
+	ok 'near "$got" "$want" 2' "pelt util-after $1 $2: $got, closed form $want (within 2)"
+done
+is "$("$p" util-after 345 0)" "345" "pelt util-after with 0 ms keeps util"
+ok '"$p" --help | grep -q "^usage: pelt"' "pelt --help: usage, exit 0"
+
+# bad input: message on stderr, exit 2
+bad() {	# bad DESC ARGS...
+	local desc=$1 err rc
+	shift
+	err=$("$p" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc = 2 ] && [ -n "$err" ]; then _tap_result 1 "bad input exits 2: $desc"
+	else _tap_result 0 "bad input exits 2: $desc"; diag "pelt $* -> exit $rc, stderr '$err'"; fi
+}
+bad "no command"
+bad "unknown subcommand" frobnicate
+bad "rampup without UTIL" rampup
+bad "rampup non-number" rampup abc
+bad "rampup trailing junk" rampup 12x
+bad "rampup negative" rampup -5
+bad "rampup util > 1024" rampup 1025
+bad "rampup extra argument" rampup 10 20
+bad "util-after non-number ms" util-after 100 soon
+bad "util-after negative ms" util-after 100 -1
+bad "util-after util > 1024" util-after 2000 4
+bad "util-after missing ms" util-after 100
+bad "margin --tick-ms 0" margin --tick-ms 0
+bad "margin --tick-ms negative" margin --tick-ms -4
+bad "margin --tick-ms non-number" margin --tick-ms fast
+bad "margin --tick-ms without value" margin --tick-ms
+bad "margin --cap 0" margin --cap 0
+bad "margin --cap > 1024" margin --cap 2048
+bad "margin --cap non-number" margin --cap big
+bad "margin unknown option" margin --hz 250
+
+done_testing
