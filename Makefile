@@ -5,6 +5,7 @@
 #   make tools       host tools only (build/host/)
 #   make demo        boot a stock Debian kernel in QEMU, load schedlab, show
 #                    its status and the cpu_signals report (KERNEL=6.1|6.12|7)
+#   make bench       benchmarks in one guest boot: build/bench/results.json
 #   make check       every test: host unit tests, DKMS, then the in-guest
 #                    suite on each stock kernel (KERNELS="6.1 6.12 7")
 #   make clean
@@ -15,7 +16,8 @@
 CC ?= cc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 HOSTBIN := build/host
-TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt
+TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
+	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench
 
 all: module tools
 
@@ -40,14 +42,25 @@ $(HOSTBIN)/dlparams_check: tests/guest/dlparams_check.c tools/lib/dlparams.c too
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ tests/guest/dlparams_check.c tools/lib/dlparams.c -lpthread
 
+$(HOSTBIN)/dl_%: tools/examples/dl_%.c tools/examples/dl_common.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $< tools/lib/dlparams.c -lpthread
+
+$(HOSTBIN)/dlparams_bench: tools/bench/dlparams_bench.c tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $< tools/lib/dlparams.c
+
 check:
 	bash scripts/check.sh $(KERNELS)
 
 demo:
 	bash scripts/demo.sh $(KERNEL)
 
+bench:
+	bash scripts/bench.sh $(KERNEL)
+
 clean:
 	-$(MAKE) -C module clean 2>/dev/null
 	rm -rf build module/generated
 
-.PHONY: all module tools check demo clean
+.PHONY: all module tools check demo bench clean

@@ -26,6 +26,7 @@
 #include <linux/tracepoint.h>
 #include <linux/sched.h>
 #include <linux/jump_label.h>
+#include <linux/mm.h>
 #include <uapi/linux/sched.h>
 #include <asm/cpufeature.h>
 
@@ -254,6 +255,17 @@ static void detect_proxy_exec(void)
 #else
 	(void)key;
 	set_cap(SL_CAP_PROXY_EXEC, false, "find_proxy_task() not in BTF");
+#endif
+}
+
+void sl_vma_flags_update(struct vm_area_struct *vma, unsigned long set,
+			 unsigned long clear)
+{
+#if SL_HAS_vm_area_struct____vm_flags || SL_HAS_vm_area_struct__flags
+	vm_flags_clear(vma, clear);
+	vm_flags_set(vma, set);
+#else
+	vma->vm_flags = (vma->vm_flags & ~clear) | set;
 #endif
 }
 

@@ -94,13 +94,9 @@ static __always_inline u64 sl_read_width(const void *p, size_t width)
  * vm_flags_clear(); the member that holds the writable flags then exists
  * (__vm_flags, later the vma_flags_t flags).
  */
-#if SL_HAS_vm_area_struct____vm_flags || SL_HAS_vm_area_struct__flags
-#define sl_vma_flags_update(vma, set, clear) \
-	do { vm_flags_clear(vma, clear); vm_flags_set(vma, set); } while (0)
-#else
-#define sl_vma_flags_update(vma, set, clear) \
-	do { (vma)->vm_flags = ((vma)->vm_flags & ~(clear)) | (set); } while (0)
-#endif
+struct vm_area_struct;
+void sl_vma_flags_update(struct vm_area_struct *vma, unsigned long set,
+			 unsigned long clear);
 
 /* The per-CPU struct rq of @cpu (valid only with SL_CAP_RUNQUEUES). */
 void *sl_cpu_rq(int cpu);

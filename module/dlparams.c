@@ -87,6 +87,7 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s)
 		s->cpu = task_cpu(p);
 		rq = sl_cpu_rq(s->cpu);
 		clock = SL_READ(rq, rq__clock);
+		/* clock before the rest; pairs with the re-check below */
 		smp_rmb();
 		clock_task = SL_READ(rq, rq__clock_task);
 		exec_start = READ_ONCE(p->se.exec_start);
@@ -96,6 +97,7 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s)
 		s->running = (void *)SL_READ(rq, rq__curr) == (void *)p;
 		s->sched_clock_now = sched_clock_cpu(s->cpu);
 		s->mono_now = ktime_get_ns();
+		/* the reads above before the re-reads that validate them */
 		smp_rmb();
 		s->exec_start = exec_start;
 		if (SL_READ(rq, rq__clock) == clock &&
@@ -277,6 +279,7 @@ static void publish(struct dl_page *e, struct task_struct *p, bool running)
 	s.running = running;
 	fill(p, &s, &v);
 	WRITE_ONCE(pg->seq, pg->seq + 1);
+	/* odd seq visible before the fields change (reader: smp_rmb) */
 	smp_wmb();
 	pg->version = DLPARAMS_PAGE_VERSION;
 	pg->flags = v.flags;
@@ -289,6 +292,7 @@ static void publish(struct dl_page *e, struct task_struct *p, bool running)
 	pg->dl_period_ns = v.dl_period_ns;
 	pg->tid = v.tid;
 	pg->updates++;
+	/* fields visible before seq becomes even again */
 	smp_wmb();
 	WRITE_ONCE(pg->seq, pg->seq + 1);
 	atomic64_inc(&stat_publishes);
@@ -382,8 +386,22 @@ static int dlparams_mmap(struct file *file, struct vm_area_struct *vma)
 	return 0;
 }
 
+/*
+ * Reads of /dev/dlparams are answers to a question, not file access worth
+ * reporting to fanotify/inotify watchers: skip the notification cost on
+ * this hot path where the kernel lets a file opt out.
+ */
+static int dlparams_open(struct inode *inode, struct file *file)
+{
+#ifdef FMODE_NONOTIFY
+	file->f_mode |= FMODE_NONOTIFY;
+#endif
+	return nonseekable_open(inode, file);
+}
+
 static const struct file_operations dlparams_fops = {
 	.owner = THIS_MODULE,
+	.open = dlparams_open,
 	.read = dlparams_read,
 	.unlocked_ioctl = dlparams_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Small helpers shared by the SCHED_DEADLINE examples. */
+#ifndef DL_COMMON_H
+#define DL_COMMON_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+
+struct dl_sched_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+};
+
+static inline int dl_become(uint64_t runtime, uint64_t deadline, uint64_t period)
+{
+	struct dl_sched_attr a = {
+		.size = sizeof(a), .sched_policy = SCHED_DEADLINE,
+		.sched_runtime = runtime, .sched_deadline = deadline,
+		.sched_period = period,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? -errno : 0;
+}
+
+static inline int64_t dl_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Burn CPU for about ns of this thread's CPU time. */
+static inline void dl_burn(int64_t ns)
+{
+	struct timespec ts;
+	int64_t end, now;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	end = ts.tv_sec * 1000000000LL + ts.tv_nsec + ns;
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	} while (now < end);
+}
+
+/* Join the cgroup named in DLPARAMS_CGROUP, if any (a cpuset partition). */
+static inline void dl_join_cgroup(void)
+{
+	const char *cg = getenv("DLPARAMS_CGROUP");
+	char path[512], pid[32];
+	int fd;
+
+	if (!cg)
+		return;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	fd = open(path, O_WRONLY);
+	if (fd >= 0) {
+		if (write(fd, pid, strlen(pid)) < 0)
+			perror(path);
+		close(fd);
+	}
+}
+
+#endif
