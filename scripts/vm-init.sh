@@ -21,7 +21,20 @@ fi
 H=/host
 mkdir -p $H
 mount -t virtiofs -o ro hostroot $H || { echo "schedlab-vm: cannot mount hostroot"; poweroff -f; }
-for d in tmp run var/tmp root; do mount -t tmpfs -o mode=1777 tmpfs $H/$d; done
+# The work tree may itself live under one of the directories that get a
+# tmpfs (a CI clone in /tmp, say): keep it visible by bind-mounting it back.
+top=$(sed -n 's/.*schedlab.top=\([^ ]*\).*/\1/p' /proc/cmdline)
+mkdir -p /keep
+for d in tmp run var/tmp root; do
+	keep=
+	case "$top" in /$d/*) keep=1; mount -o bind "$H$top" /keep ;; esac
+	mount -t tmpfs -o mode=1777 tmpfs $H/$d
+	if [ -n "$keep" ]; then
+		mkdir -p "$H$top"
+		mount -o bind /keep "$H$top"
+		umount /keep
+	fi
+done
 mount -t proc proc $H/proc
 mount -t sysfs sys $H/sys
 mount -t devtmpfs dev $H/dev

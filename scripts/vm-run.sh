@@ -119,7 +119,8 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 
-append="console=ttyS0 panic=-1 preempt=full loglevel=6 ${SCHEDLAB_VM_APPEND:-}"
+case "$SCHEDLAB_TOP" in *[[:space:]]*) die "the work tree path must not contain spaces: $SCHEDLAB_TOP" ;; esac
+append="console=ttyS0 panic=-1 preempt=full loglevel=6 schedlab.top=$SCHEDLAB_TOP ${SCHEDLAB_VM_APPEND:-}"
 log "booting $KVER ($PKG $PKGVER) under QEMU/TCG (thread=${SCHEDLAB_VM_TCG_THREAD:-single}), $cpus vCPUs"
 set +e
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
