@@ -216,7 +216,13 @@ static long dlparams_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	u32 size, tid;
 	int ret;
 
-	if (cmd != DLPARAMS_IOC_GET_TID)
+	/*
+	 * The size bits of the command follow the caller's struct, so that a
+	 * binary built against a later, larger struct dlparams still matches.
+	 */
+	if (_IOC_TYPE(cmd) != _IOC_TYPE(DLPARAMS_IOC_GET_TID) ||
+	    _IOC_NR(cmd) != _IOC_NR(DLPARAMS_IOC_GET_TID) ||
+	    _IOC_DIR(cmd) != _IOC_DIR(DLPARAMS_IOC_GET_TID))
 		return -ENOTTY;
 	ret = get_user_size(ubuf, _IOC_SIZE(cmd), &size);
 	if (ret)
@@ -426,6 +432,12 @@ static int dlparams_init(struct sl_feature *f)
 	return 0;
 }
 
+static void dlparams_exit(struct sl_feature *f)
+{
+	/* pages freed by call_rcu() run module code: wait for them */
+	rcu_barrier();
+}
+
 static int dlparams_enable(struct sl_feature *f)
 {
 	int ret;
@@ -470,6 +482,7 @@ struct sl_feature dlparams_feature = {
 	.needs = SL_CAP(SL_CAP_RUNQUEUES) | SL_CAP(SL_CAP_TP_SCHED_SWITCH) |
 		 SL_CAP(SL_CAP_RQ_CLOCK),
 	.init = dlparams_init,
+	.exit = dlparams_exit,
 	.enable = dlparams_enable,
 	.disable = dlparams_disable,
 	.debugfs = dlparams_debugfs,

@@ -438,6 +438,17 @@ static int errors(void)
 	tap(ioctl(fd, _IOWR(DLPARAMS_IOC_MAGIC, 7, struct dlparams), &p) < 0 && errno == ENOTTY,
 	    "unknown ioctl: ENOTTY");
 	tap(ioctl(fd, _IOWR('x', 1, int), &p) < 0 && errno == ENOTTY, "foreign ioctl: ENOTTY");
+	{
+		/* a later binary with a larger struct gets the prefix it knows */
+		unsigned char big[96];
+		struct dlparams *bp = (struct dlparams *)big;
+
+		memset(big, 0xa5, sizeof(big));
+		bp->size = sizeof(big);
+		bp->tid = getpid();
+		tap(ioctl(fd, _IOWR(DLPARAMS_IOC_MAGIC, 1, unsigned char[96]), big) < 0 &&
+		    errno == ENODATA, "96-byte ioctl (later ABI) reaches the driver: ENODATA for SCHED_OTHER");
+	}
 	tap(dlparams_tid(&h, 0x3ffffff0, &p) == -ESRCH, "nonexistent TID: ESRCH");
 	tap(dlparams_tid(&h, 0, &p) == -ESRCH, "TID 0: ESRCH");
 
