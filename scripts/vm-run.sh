@@ -120,7 +120,11 @@ for _ in $(seq 100); do
 done
 
 case "$SCHEDLAB_TOP" in *[[:space:]]*) die "the work tree path must not contain spaces: $SCHEDLAB_TOP" ;; esac
-append="console=ttyS0 panic=-1 preempt=full loglevel=6 schedlab.top=$SCHEDLAB_TOP ${SCHEDLAB_VM_APPEND:-}"
+# tsc=reliable: under round-robin TCG the vCPUs' TSCs look unsynchronised
+# to the kernel's check (6.1 then marks the TSC unstable, falls back to a
+# jiffies-granular sched_clock and hpet, and every scheduler clock becomes
+# tick-granular). The emulated TSC is in fact one host clock.
+append="console=ttyS0 panic=-1 preempt=full loglevel=6 tsc=reliable schedlab.top=$SCHEDLAB_TOP ${SCHEDLAB_VM_APPEND:-}"
 log "booting $KVER ($PKG $PKGVER) under QEMU/TCG (thread=${SCHEDLAB_VM_TCG_THREAD:-single}), $cpus vCPUs"
 set +e
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
