@@ -38,15 +38,15 @@ $(HOSTBIN)/pelt: tools/pelt/pelt.c module/pelt_core.c module/pelt_core.h
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Imodule -o $@ tools/pelt/pelt.c module/pelt_core.c
 
-$(HOSTBIN)/dlparams_check: tests/guest/dlparams_check.c tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
+$(HOSTBIN)/dlparams_check: tests/guest/dlparams_check.c tools/lib/dl_util.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ tests/guest/dlparams_check.c tools/lib/dlparams.c -lpthread
 
-$(HOSTBIN)/dl_%: tools/examples/dl_%.c tools/examples/dl_common.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
+$(HOSTBIN)/dl_%: tools/examples/dl_%.c tools/lib/dl_util.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $< tools/lib/dlparams.c -lpthread
 
-$(HOSTBIN)/dlparams_bench: tools/bench/dlparams_bench.c tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
+$(HOSTBIN)/dlparams_bench: tools/bench/dlparams_bench.c tools/lib/dl_util.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $< tools/lib/dlparams.c
 

@@ -33,25 +33,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* struct sched_attr (linux/sched/types.h clashes with glibc's sched.h) */
-struct sched_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-	uint32_t sched_util_min;
-	uint32_t sched_util_max;
-};
-
 #include "../../tools/lib/dlparams.h"
+#include "../../tools/lib/dl_util.h"
 
-#ifndef SCHED_DEADLINE
-#define SCHED_DEADLINE 6
-#endif
 #define FLAG_DL_DYNAMIC 0x01
 #define US 1000LL
 #define MS 1000000LL
@@ -75,14 +59,6 @@ static void tap(int pass, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static int64_t mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 static int64_t cputime(void)
 {
 	struct timespec ts;
@@ -104,42 +80,13 @@ static void pin(int cpu)
  * SCHED_DEADLINE tasks must be allowed on their whole root domain, so a DL
  * thread cannot simply be pinned to CPU 1. The test script makes a cgroup
  * whose cpuset is an isolated partition of CPU 1 and names it in
- * DLPARAMS_CGROUP; joining it puts the process on CPU 1 alone.
+ * DLPARAMS_CGROUP; dl_join_cgroup() puts the process on CPU 1 alone.
  */
-static void join_cpu1_partition(void)
-{
-	const char *cg = getenv("DLPARAMS_CGROUP");
-	char path[512], pid[32];
-	int fd;
-
-	if (!cg)
-		return;
-	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, pid, strlen(pid)) < 0)
-		printf("# cannot join %s: %s\n", cg, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-}
-
-static int become_deadline(uint64_t runtime, uint64_t deadline, uint64_t period)
-{
-	struct sched_attr a = {
-		.size = sizeof(a),
-		.sched_policy = SCHED_DEADLINE,
-		.sched_runtime = runtime,
-		.sched_deadline = deadline,
-		.sched_period = period,
-	};
-
-	return syscall(SYS_sched_setattr, 0, &a, 0) ? -errno : 0;
-}
 
 /* sched_getattr(DL_DYNAMIC): 0 and the values, or -errno */
 static int dl_dynamic(pid_t tid, int64_t *runtime, uint64_t *deadline)
 {
-	struct sched_attr a;
+	struct dl_sched_attr a;
 
 	memset(&a, 0, sizeof(a));
 	if (syscall(SYS_sched_getattr, tid, &a, sizeof(a), FLAG_DL_DYNAMIC))
@@ -184,8 +131,8 @@ static int accuracy(int samples)
 	int64_t rt_ref;
 	uint64_t dl_ref;
 
-	join_cpu1_partition();
-	ret = become_deadline(R_NS, P_NS, P_NS);
+	dl_join_cgroup();
+	ret = dl_become(R_NS, P_NS, P_NS);
 	tap(ret == 0, "sched_setattr(SCHED_DEADLINE, 10/40/40 ms): %s", strerror(-ret));
 	if (ret)
 		return 1;
@@ -203,12 +150,12 @@ static int accuracy(int samples)
 		int new_period;
 
 		/* spread samples: one about every 700 us of spinning */
-		if (mono() - last_sample < 700 * US)
+		if (dl_mono() - last_sample < 700 * US)
 			continue;
-		t0 = mono();
+		t0 = dl_mono();
 		if (have_dyn && dl_dynamic(0, &rt_ref, &dl_ref))
 			continue;
-		t1 = mono();
+		t1 = dl_mono();
 		/*
 		 * Each path bracketed by two reads of the thread's CPU time:
 		 * within a period, runtime + CPU time is constant.
@@ -226,7 +173,7 @@ static int accuracy(int samples)
 				return 1;
 			}
 		}
-		last_sample = mono();
+		last_sample = dl_mono();
 		new_period = v[1].deadline_ns != cur_deadline &&
 			     absll((int64_t)(v[1].deadline_ns - cur_deadline)) > 5 * MS;
 		if (new_period) {
@@ -328,8 +275,8 @@ static void remote_worker(struct shared *sh)
 	struct dlparams_handle h;
 	struct dlparams v;
 
-	join_cpu1_partition();
-	if (become_deadline(R_NS, P_NS, P_NS) || dlparams_open(&h, 0))
+	dl_join_cgroup();
+	if (dl_become(R_NS, P_NS, P_NS) || dlparams_open(&h, 0))
 		_exit(1);
 	sh->tid = gettid();
 	while (!sh->stop) {
@@ -501,7 +448,7 @@ static int errors(void)
 	if (victim == 0) {
 		char c;
 
-		if (become_deadline(2 * MS, 20 * MS, 20 * MS))
+		if (dl_become(2 * MS, 20 * MS, 20 * MS))
 			_exit(1);
 		close(pfd[1]);
 		if (read(pfd[0], &c, 1) < 0)	/* sleeps until the parent closes */

@@ -26,28 +26,10 @@
 #include <unistd.h>
 
 #include "../lib/dlparams.h"
-
-#define SCHED_DEADLINE_POLICY 6
-
-struct attr {
-	uint32_t size, sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-	uint32_t sched_util_min, sched_util_max;
-};
+#include "../lib/dl_util.h"
 
 static struct dlparams_handle h;
 static volatile int64_t sink;
-
-static int64_t now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static int do_fast(void)
 {
@@ -78,7 +60,7 @@ static int do_ioctl(void)
 
 static int do_getattr(void)
 {
-	struct attr a;
+	struct dl_sched_attr a;
 
 	if (syscall(SYS_sched_getattr, 0, &a, sizeof(a), 1))
 		return -errno;
@@ -135,9 +117,6 @@ int main(int argc, char **argv)
 		{ "proc", do_proc, 20, NULL, 1 },
 	};
 	int np = sizeof(paths) / sizeof(paths[0]), batches, b, i, k, ret;
-	struct attr a = { .size = sizeof(a), .sched_policy = SCHED_DEADLINE_POLICY,
-			  .sched_runtime = 60000000, .sched_deadline = 100000000,
-			  .sched_period = 100000000 };
 	double med[8], lo[8], hi[8], base;
 	const char *base_name;
 	FILE *out;
@@ -149,25 +128,10 @@ int main(int argc, char **argv)
 	batches = argc > 2 ? atoi(argv[2]) : 41;
 	if (batches < 5)
 		batches = 5;
-	{
-		const char *cg = getenv("DLPARAMS_CGROUP");
-
-		if (cg) {
-			char path[512], pid[32];
-			int fd;
-
-			snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-			snprintf(pid, sizeof(pid), "%d", getpid());
-			fd = open(path, O_WRONLY);
-			if (fd >= 0) {
-				if (write(fd, pid, strlen(pid)) < 0)
-					perror(path);
-				close(fd);
-			}
-		}
-	}
-	if (syscall(SYS_sched_setattr, 0, &a, 0)) {
-		perror("sched_setattr(SCHED_DEADLINE)");
+	dl_join_cgroup();
+	ret = dl_become(60000000, 100000000, 100000000);
+	if (ret) {
+		fprintf(stderr, "sched_setattr(SCHED_DEADLINE): %s\n", strerror(-ret));
 		return 2;
 	}
 	ret = dlparams_open(&h, DLPARAMS_OPEN_MAP);
@@ -190,10 +154,10 @@ int main(int argc, char **argv)
 
 			if (!paths[i].ok)
 				continue;
-			t0 = now();
+			t0 = dl_mono();
 			for (k = 0; k < paths[i].calls; k++)
 				paths[i].fn();
-			paths[i].per_call[b] = (double)(now() - t0) / paths[i].calls;
+			paths[i].per_call[b] = (double)(dl_mono() - t0) / paths[i].calls;
 		}
 	}
 	for (i = 0; i < np; i++) {

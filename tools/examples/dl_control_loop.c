@@ -15,7 +15,7 @@
  * the machine giving the CPU its time (not so in an emulator).
  */
 #include <sched.h>
-#include "dl_common.h"
+#include "../lib/dl_util.h"
 #include "../lib/dlparams.h"
 
 #define MS 1000000LL

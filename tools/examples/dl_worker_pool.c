@@ -14,7 +14,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
-#include "dl_common.h"
+#include "../lib/dl_util.h"
 #include "../lib/dlparams.h"
 
 #define MS 1000000LL

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Small helpers shared by the SCHED_DEADLINE examples. */
-#ifndef DL_COMMON_H
-#define DL_COMMON_H
+/*
+ * Small userspace helpers shared by the SCHED_DEADLINE examples, tests and
+ * benchmarks: sched_setattr(SCHED_DEADLINE), CLOCK_MONOTONIC in ns, burning
+ * CPU time, joining the cpuset partition named in DLPARAMS_CGROUP.
+ */
+#ifndef DL_UTIL_H
+#define DL_UTIL_H
 
 #define _GNU_SOURCE
 #include <errno.h>
