@@ -10,7 +10,10 @@
  * Prints a summary; exit status 0 if every job ran and none spilled into
  * its worker's next period (ran out of runtime). "late" counts jobs that
  * ended after the deadline by the wall clock, which also depends on the
- * machine giving the CPU its time (not so in an emulator).
+ * machine giving the CPU its time (not so in an emulator). A spill during
+ * which the CPU visibly stalled (a jump of DL_STALL_NS in the thread's own
+ * CPU clock: time charged for work that was not done) is counted apart as
+ * "stalled" and does not fail the run.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -20,11 +23,11 @@
 #define MS 1000000LL
 #define RUNTIME (6 * MS)
 #define PERIOD (20 * MS)
-#define MARGIN (300 * 1000LL)
+#define MARGIN (500 * 1000LL)
 
 static int njobs, next_job;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int done, declined, late, spilled, failed;
+static int done, declined, late, spilled, stalled, failed;
 
 static int64_t cost_of(int job) { return (1 + job % 5) * MS; }
 
@@ -39,6 +42,7 @@ static void *worker(void *arg)
 		return NULL;
 	}
 	for (;;) {
+		int64_t gap;
 		int job;
 
 		pthread_mutex_lock(&lock);
@@ -60,7 +64,7 @@ static void *worker(void *arg)
 		}
 		next_job++;
 		pthread_mutex_unlock(&lock);
-		dl_burn(cost_of(job));
+		gap = dl_burn(cost_of(job));
 		if (dl_mono() > (int64_t)p.deadline_ns)
 			__atomic_add_fetch(&late, 1, __ATOMIC_RELAXED);
 		{
@@ -71,7 +75,8 @@ static void *worker(void *arg)
 			 * covered it: the job ended in the same period.
 			 */
 			if (dlparams_self(&h, &q) == 0 && q.deadline_ns != p.deadline_ns)
-				__atomic_add_fetch(&spilled, 1, __ATOMIC_RELAXED);
+				__atomic_add_fetch(gap >= DL_STALL_NS ? &stalled : &spilled,
+						   1, __ATOMIC_RELAXED);
 		}
 		__atomic_add_fetch(&done, 1, __ATOMIC_RELAXED);
 	}
@@ -94,7 +99,7 @@ int main(int argc, char **argv)
 		pthread_create(&th[i], NULL, worker, NULL);
 	for (i = 0; i < workers; i++)
 		pthread_join(th[i], NULL);
-	printf("summary: workers %d jobs %d done %d declined %d spilled %d late %d failed_workers %d\n",
-	       workers, njobs, done, declined, spilled, late, failed);
+	printf("summary: workers %d jobs %d done %d declined %d spilled %d stalled %d late %d failed_workers %d\n",
+	       workers, njobs, done, declined, spilled, stalled, late, failed);
 	return done == njobs && !spilled && !failed ? 0 : 1;
 }

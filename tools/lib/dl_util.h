@@ -51,17 +51,31 @@ static inline int64_t dl_mono(void)
 }
 
 /* Burn CPU for about ns of this thread's CPU time. */
-static inline void dl_burn(int64_t ns)
+/*
+ * A CPU-time jump this large between two consecutive clock reads in a busy
+ * loop is not the loop's work: the (virtual) CPU stalled or a long interrupt
+ * ran, and the thread was charged for it anyway. Emulators do this when
+ * their host deschedules them.
+ */
+#define DL_STALL_NS (100 * 1000LL)
+
+/* Burn @ns of this thread's CPU time; returns the largest jump seen (ns). */
+static inline int64_t dl_burn(int64_t ns)
 {
 	struct timespec ts;
-	int64_t end, now;
+	int64_t end, now, prev, gap = 0;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	end = ts.tv_sec * 1000000000LL + ts.tv_nsec + ns;
+	prev = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+	end = prev + ns;
 	do {
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 		now = ts.tv_sec * 1000000000LL + ts.tv_nsec;
+		if (now - prev > gap)
+			gap = now - prev;
+		prev = now;
 	} while (now < end);
+	return gap;
 }
 
 /* Join the cgroup named in DLPARAMS_CGROUP, if any (a cpuset partition). */
