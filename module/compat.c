@@ -188,12 +188,7 @@ void *sl_lookup_function(const char *name)
 
 /* --- struct rq ----------------------------------------------------------- */
 
-static void __percpu *runqueues_pcpu;
-
-void *sl_cpu_rq(int cpu)
-{
-	return runqueues_pcpu ? per_cpu_ptr(runqueues_pcpu, cpu) : NULL;
-}
+void __percpu *sl_runqueues_pcpu;
 
 static void detect_runqueues(void)
 {
@@ -220,7 +215,7 @@ static void detect_runqueues(void)
 			return;
 		}
 	}
-	runqueues_pcpu = pcpu;
+	sl_runqueues_pcpu = pcpu;
 	set_cap(SL_CAP_RUNQUEUES, true,
 		"BTF per-CPU offset, rq->cpu verified on %u CPUs",
 		num_possible_cpus());
@@ -306,7 +301,7 @@ int sl_compat_init(void)
 
 void sl_compat_exit(void)
 {
-	runqueues_pcpu = NULL;
+	sl_runqueues_pcpu = NULL;
 	proxy_exec_key = NULL;
 	lookup_name = NULL;
 }

@@ -15,6 +15,7 @@
 #define SCHEDLAB_COMPAT_H
 
 #include <linux/types.h>
+#include <linux/percpu.h>
 #include <linux/tracepoint.h>
 #include "sched_layout.h"	/* generated from BTF */
 #include "layout_info.h"	/* SL_LAYOUT_KERNEL */
@@ -99,6 +100,10 @@ void sl_vma_flags_update(struct vm_area_struct *vma, unsigned long set,
 			 unsigned long clear);
 
 /* The per-CPU struct rq of @cpu (valid only with SL_CAP_RUNQUEUES). */
-void *sl_cpu_rq(int cpu);
+extern void __percpu *sl_runqueues_pcpu;
+static inline void *sl_cpu_rq(int cpu)
+{
+	return per_cpu_ptr(sl_runqueues_pcpu, cpu);
+}
 
 #endif /* SCHEDLAB_COMPAT_H */

@@ -21,6 +21,14 @@
  * The fields are read without the rq lock: a read is retried while the rq
  * clock or the task's exec_start/runtime change under it.
  *
+ * read() is the thread asking about itself, so it is running on this CPU:
+ * with preemption off, one sched_clock read gives the task clock, and the
+ * CLOCK_MONOTONIC time comes from a per-CPU pair (sched_clock, monotonic)
+ * read together at most SELF_CLOCK_PAIR_AGE ago. Over that span the two
+ * clocks drift apart by NTP's slew at most (500 ppm: 0.5 us per ms), far
+ * below the tick-level precision of the values. The user buffer is read
+ * and written in one user-access section.
+ *
  * The fast path. A thread may mmap() one read-only page. While the feature
  * is enabled, a sched_switch probe republishes the page (under a sequence
  * counter) whenever that thread is switched in or out: the runtime at a
@@ -46,6 +54,7 @@
 #include <linux/uaccess.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/percpu.h>
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <uapi/linux/sched.h>
@@ -65,9 +74,22 @@ struct dl_snapshot {
 	int cpu;
 };
 
-/* statistics, shown in debugfs */
-static atomic64_t stat_reads, stat_ioctls, stat_publishes, stat_retries;
+/* statistics, shown in debugfs; per CPU so that readers share no line */
+struct dl_stats {
+	u64 reads, ioctls, publishes, retries;
+};
+static DEFINE_PER_CPU(struct dl_stats, dl_stats);
 static atomic_t nr_pages;
+
+static u64 stat_sum(size_t member)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *(u64 *)((char *)per_cpu_ptr(&dl_stats, cpu) + member);
+	return sum;
+}
 
 /* --- reading a task's values ------------------------------------------- */
 
@@ -76,7 +98,54 @@ static bool is_deadline(struct task_struct *p)
 	return READ_ONCE(p->policy) == SCHED_DEADLINE;
 }
 
-static void snapshot(struct task_struct *p, struct dl_snapshot *s)
+#define SELF_CLOCK_PAIR_AGE NSEC_PER_MSEC
+
+#define CLOCK_PAIR_MAX_SPREAD (10 * NSEC_PER_USEC)
+
+/*
+ * sched_clock_cpu(@cpu) and CLOCK_MONOTONIC at one instant. Interrupts are
+ * off, but a (virtual) CPU can still stall between two reads: bracket the
+ * monotonic read by two sched_clock reads and retry while they are far
+ * apart; the pair is the bracket's midpoint.
+ */
+static void clock_pair_read(int cpu, u64 *sched, u64 *mono)
+{
+	unsigned long flags;
+	u64 before, after;
+	int tries = 0;
+
+	local_irq_save(flags);
+	do {
+		before = sched_clock_cpu(cpu);
+		*mono = ktime_get_ns();
+		after = sched_clock_cpu(cpu);
+	} while (after - before > CLOCK_PAIR_MAX_SPREAD && ++tries < 4);
+	local_irq_restore(flags);
+	*sched = before + (after - before) / 2;
+}
+
+struct clock_pair {
+	u64 sched;	/* sched_clock_cpu() of this CPU */
+	u64 mono;	/* ktime_get_ns() at the same moment */
+};
+static DEFINE_PER_CPU(struct clock_pair, clock_pair);
+
+/* CLOCK_MONOTONIC at @sched_now, a sched_clock reading of this CPU; preemption off */
+static u64 mono_at(u64 sched_now)
+{
+	struct clock_pair *cp = this_cpu_ptr(&clock_pair);
+
+	/* unsigned: a pair from the future (clock reset) is refreshed too */
+	if (sched_now - cp->sched >= SELF_CLOCK_PAIR_AGE)
+		clock_pair_read(smp_processor_id(), &cp->sched, &cp->mono);
+	return cp->mono + (sched_now - cp->sched);
+}
+
+/*
+ * Read @p's values without its rq lock (see the top of this file). @self:
+ * @p is current, running on this CPU with preemption off (read()).
+ */
+static void snapshot(struct task_struct *p, struct dl_snapshot *s, bool self)
 {
 	int tries;
 
@@ -84,7 +153,7 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s)
 		void *rq;
 		u64 clock, clock_task, exec_start;
 
-		s->cpu = task_cpu(p);
+		s->cpu = self ? smp_processor_id() : task_cpu(p);
 		rq = sl_cpu_rq(s->cpu);
 		clock = SL_READ(rq, rq__clock);
 		/* clock before the rest; pairs with the re-check below */
@@ -94,9 +163,13 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s)
 		s->runtime_at_acct = READ_ONCE(p->dl.runtime);
 		s->deadline = READ_ONCE(p->dl.deadline);
 		s->throttled = p->dl.dl_throttled;
-		s->running = (void *)SL_READ(rq, rq__curr) == (void *)p;
-		s->sched_clock_now = sched_clock_cpu(s->cpu);
-		s->mono_now = ktime_get_ns();
+		s->running = self || (void *)SL_READ(rq, rq__curr) == (void *)p;
+		if (self) {
+			s->sched_clock_now = sched_clock_cpu(s->cpu);
+			s->mono_now = mono_at(s->sched_clock_now);
+		} else {
+			clock_pair_read(s->cpu, &s->sched_clock_now, &s->mono_now);
+		}
 		/* the reads above before the re-reads that validate them */
 		smp_rmb();
 		s->exec_start = exec_start;
@@ -107,21 +180,22 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s)
 			s->now_task = clock_task + (s->sched_clock_now - clock);
 			return;
 		}
-		atomic64_inc(&stat_retries);
+		this_cpu_inc(dl_stats.retries);
 	}
 	/* still moving after 8 tries: use the last read, it is one tick off at most */
 	s->now_task = s->exec_start;
 }
 
-static void fill(struct task_struct *p, const struct dl_snapshot *s,
+/* Every field of @out is written: no memset on the read() path. */
+static void fill(struct task_struct *p, pid_t tid, const struct dl_snapshot *s,
 		 struct dlparams *out)
 {
 	s64 left = (s64)s->runtime_at_acct;
 
 	if (s->running && s->now_task > s->exec_start)
 		left -= (s64)(s->now_task - s->exec_start);
-	memset(out, 0, sizeof(*out));
-	out->tid = task_pid_vnr(p);
+	out->size = 0;
+	out->tid = tid;
 	out->cpu = s->cpu;
 	out->runtime_left_ns = left;
 	out->deadline_ns = s->deadline - s->sched_clock_now + s->mono_now;
@@ -132,6 +206,7 @@ static void fill(struct task_struct *p, const struct dl_snapshot *s,
 	out->flags = (s->throttled ? DLPARAMS_F_THROTTLED : 0) |
 		     (s->running ? DLPARAMS_F_RUNNING : 0) |
 		     ((s64)(out->deadline_ns - out->now_ns) < 0 ? DLPARAMS_F_DEADLINE_MISSED : 0);
+	BUILD_BUG_ON(sizeof(*out) != DLPARAMS_SIZE_VER0);
 }
 
 static int task_values(struct task_struct *p, struct dlparams *out)
@@ -140,8 +215,8 @@ static int task_values(struct task_struct *p, struct dlparams *out)
 
 	if (!is_deadline(p))
 		return -ENODATA;
-	snapshot(p, &s);
-	fill(p, &s, out);
+	snapshot(p, &s, false);
+	fill(p, task_pid_vnr(p), &s, out);
 	return 0;
 }
 
@@ -172,21 +247,44 @@ static int put_values(void __user *ubuf, u32 size, struct dlparams *val)
 	return n;
 }
 
+/* --- read(): the calling thread ------------------------------------------ */
+
 static ssize_t dlparams_read(struct file *file, char __user *ubuf, size_t count,
 			     loff_t *ppos)
 {
+	struct dl_snapshot s;
 	struct dlparams val;
-	u32 size;
-	int ret;
+	u32 size, n;
 
-	ret = get_user_size(ubuf, count, &size);
-	if (ret)
-		return ret;
-	ret = task_values(current, &val);
-	if (ret)
-		return ret;
-	atomic64_inc(&stat_reads);
-	return put_values(ubuf, size, &val);
+	/* get_user_size() and put_values(), in user-access sections */
+	if (count < DLPARAMS_SIZE_VER0)
+		return -EINVAL;
+	if (!user_access_begin(ubuf, count))
+		return -EFAULT;
+	unsafe_get_user(size, (u32 __user *)ubuf, efault);
+	user_access_end();
+	if (size < DLPARAMS_SIZE_VER0 || size > count)
+		return -EINVAL;
+	if (!is_deadline(current))
+		return -ENODATA;
+	preempt_disable();
+	snapshot(current, &s, true);
+	this_cpu_inc(dl_stats.reads);
+	preempt_enable();
+	/* current's own pid cannot change under it: no RCU needed */
+	fill(current, pid_vnr(task_pid(current)), &s, &val);
+	n = min_t(u32, size, sizeof(val));
+	val.size = n;
+	if (!user_access_begin(ubuf, n))
+		return -EFAULT;
+	unsafe_copy_to_user(ubuf, (const char *)&val, n, efault);
+	user_access_end();
+	if (size > n && clear_user(ubuf + n, size - n))
+		return -EFAULT;
+	return n;
+efault:
+	user_access_end();
+	return -EFAULT;
 }
 
 /* --- permission --------------------------------------------------------- */
@@ -243,7 +341,7 @@ static long dlparams_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 	put_task_struct(p);
 	if (ret)
 		return ret;
-	atomic64_inc(&stat_ioctls);
+	this_cpu_inc(dl_stats.ioctls);
 	ret = put_values(ubuf, size, &val);
 	return ret < 0 ? ret : 0;
 }
@@ -281,9 +379,9 @@ static void publish(struct dl_page *e, struct task_struct *p, bool running)
 	struct dlparams v;
 	struct dl_snapshot s;
 
-	snapshot(p, &s);
+	snapshot(p, &s, false);
 	s.running = running;
-	fill(p, &s, &v);
+	fill(p, task_pid_vnr(p), &s, &v);
 	WRITE_ONCE(pg->seq, pg->seq + 1);
 	/* odd seq visible before the fields change (reader: smp_rmb) */
 	smp_wmb();
@@ -301,7 +399,7 @@ static void publish(struct dl_page *e, struct task_struct *p, bool running)
 	/* fields visible before seq becomes even again */
 	smp_wmb();
 	WRITE_ONCE(pg->seq, pg->seq + 1);
-	atomic64_inc(&stat_publishes);
+	this_cpu_inc(dl_stats.publishes);
 }
 
 static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
@@ -402,7 +500,8 @@ static int dlparams_open(struct inode *inode, struct file *file)
 #ifdef FMODE_NONOTIFY
 	file->f_mode |= FMODE_NONOTIFY;
 #endif
-	return nonseekable_open(inode, file);
+	/* no position: read() and ioctl() always describe "now" */
+	return stream_open(inode, file);
 }
 
 static const struct file_operations dlparams_fops = {
@@ -462,9 +561,11 @@ static void dlparams_disable(struct sl_feature *f)
 
 static int stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "reads %lld\nioctls %lld\npublishes %lld\nretries %lld\npages %d\nptrace_may_access %s\n",
-		   atomic64_read(&stat_reads), atomic64_read(&stat_ioctls),
-		   atomic64_read(&stat_publishes), atomic64_read(&stat_retries),
+	seq_printf(m, "reads %llu\nioctls %llu\npublishes %llu\nretries %llu\npages %d\nptrace_may_access %s\n",
+		   stat_sum(offsetof(struct dl_stats, reads)),
+		   stat_sum(offsetof(struct dl_stats, ioctls)),
+		   stat_sum(offsetof(struct dl_stats, publishes)),
+		   stat_sum(offsetof(struct dl_stats, retries)),
 		   atomic_read(&nr_pages), may_access ? "kallsyms" : "CAP_SYS_PTRACE only");
 	return 0;
 }

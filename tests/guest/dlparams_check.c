@@ -105,7 +105,7 @@ static int64_t absll(int64_t v) { return v < 0 ? -v : v; }
 
 struct path_err {
 	const char *name;
-	int64_t max_rt, max_dl;
+	int64_t max_rt, max_dl, max_dl_raw;
 	int n;
 };
 
@@ -121,7 +121,7 @@ static void account(struct path_err *e, int64_t drt, int64_t ddl)
 static int accuracy(int samples)
 {
 	struct dlparams_handle h;
-	struct path_err err[3] = { { "mmap fast path", 0, 0, 0 }, { "read()", 0, 0, 0 }, { "ioctl(TID)", 0, 0, 0 } };
+	struct path_err err[3] = { { .name = "mmap fast path" }, { .name = "read()" }, { .name = "ioctl(TID)" } };
 	int have_dyn, i, got = 0, after_replenish = 0, periods = 0, ret;
 	int64_t r0 = 0, last_sample = 0;
 	uint64_t cur_deadline = 0, d0 = 0;
@@ -205,7 +205,7 @@ static int accuracy(int samples)
 				int64_t mid = (t0 + t1) / 2;
 				int64_t ours_at_mid = v[i].runtime_left_ns + ((int64_t)v[i].now_ns - mid);
 				int64_t slack = (t1 - t0) / 2;
-				int64_t drt = absll(ours_at_mid - rt_ref);
+				int64_t drt = absll(ours_at_mid - rt_ref), ddl;
 
 				/* a reference call that took long says nothing: skip it */
 				if (slack > MAX_WINDOW_NS)
@@ -215,7 +215,16 @@ static int accuracy(int samples)
 					max_slack = slack;
 				if (v[i].deadline_ns != dl_ref && absll((int64_t)(v[i].deadline_ns - dl_ref)) > 5 * MS)
 					continue;	/* a replenishment between the two reads */
-				account(&err[i], drt, (int64_t)(v[i].deadline_ns - dl_ref));
+				/*
+				 * The kernel converts its deadline to
+				 * CLOCK_MONOTONIC from two clock reads made
+				 * somewhere in [t0, t1]: only what exceeds
+				 * that window is a disagreement.
+				 */
+				ddl = absll((int64_t)(v[i].deadline_ns - dl_ref));
+				if (ddl > err[i].max_dl_raw)
+					err[i].max_dl_raw = ddl;
+				account(&err[i], drt, ddl > t1 - t0 ? ddl - (t1 - t0) : 0);
 			} else if (!new_period &&
 				   absll((int64_t)(v[i].deadline_ns - cur_deadline)) < 5 * MS) {
 				/* runtime consumed since the period's first sample = CPU time */
@@ -228,6 +237,8 @@ static int accuracy(int samples)
 					continue;
 				if (slack > max_slack)
 					max_slack = slack;
+				if (absll((int64_t)(v[i].deadline_ns - cur_deadline)) > err[i].max_dl_raw)
+					err[i].max_dl_raw = absll((int64_t)(v[i].deadline_ns - cur_deadline));
 				account(&err[i], d > slack ? d - slack : 0,
 					(int64_t)(v[i].deadline_ns - cur_deadline));
 				if (i == 1 && cpu > 5 * MS && ratio_n < 8) {
@@ -240,12 +251,12 @@ static int accuracy(int samples)
 		(void)d0;
 		got++;
 	}
-	printf("# runtime differences are what exceeds the reference's own measurement window (half its duration, at most %lld us in the samples used; samples with a window over %lld us are not compared)\n",
+	printf("# runtime differences are what exceeds the reference's own measurement window (half its duration, at most %lld us in the samples used; samples with a window over %lld us are not compared); deadline differences what exceeds the whole window (raw: without that)\n",
 	       (long long)max_slack / US, (long long)MAX_WINDOW_NS / US);
 	for (i = 0; i < 3; i++) {
-		printf("# %-15s %d samples, max |runtime diff| %lld us, max |deadline diff| %lld us\n",
+		printf("# %-15s %d samples, max |runtime diff| %lld us, max |deadline diff| %lld us (%lld us raw)\n",
 		       err[i].name, err[i].n, (long long)err[i].max_rt / US,
-		       (long long)err[i].max_dl / US);
+		       (long long)err[i].max_dl / US, (long long)err[i].max_dl_raw / US);
 		tap(err[i].n >= samples / 2 && err[i].max_rt <= TOLERANCE_NS && err[i].max_dl <= TOLERANCE_NS,
 		    "%s agrees with the reference within 100 us over %d samples (runtime: %lld us beyond the reference's own window of <= %lld us; deadline: %lld us)",
 		    err[i].name, err[i].n, (long long)err[i].max_rt / US, (long long)max_slack / US,
