@@ -17,7 +17,8 @@ CC ?= cc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 HOSTBIN := build/host
 TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
-	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench
+	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench \
+	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check
 
 all: module tools
 
@@ -31,6 +32,14 @@ $(HOSTBIN)/btf_layout: tools/btf-layout/btf_layout.c
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 $(HOSTBIN)/ctxswitch: tools/bench/ctxswitch.c
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(HOSTBIN)/signals_check: tests/guest/signals_check.c
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(HOSTBIN)/sl_load: tools/workload/sl_load.c
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 

@@ -42,6 +42,8 @@ struct sl_cap_state {
 static struct sl_cap_state caps[SL_NR_CAPS] = {
 	[SL_CAP_TP_SCHED_SWITCH]	= { "tracepoint:sched_switch", "sched_switch" },
 	[SL_CAP_TP_SCHED_WAKEUP]	= { "tracepoint:sched_wakeup", "sched_wakeup" },
+	[SL_CAP_TP_SCHED_WAKEUP_NEW]	= { "tracepoint:sched_wakeup_new", "sched_wakeup_new" },
+	[SL_CAP_TP_SCHED_PROCESS_EXIT]	= { "tracepoint:sched_process_exit", "sched_process_exit" },
 	[SL_CAP_TP_SCHED_MIGRATE_TASK]	= { "tracepoint:sched_migrate_task", "sched_migrate_task" },
 	[SL_CAP_TP_CONTENTION_BEGIN]	= { "tracepoint:contention_begin", "contention_begin" },
 	[SL_CAP_TP_CONTENTION_END]	= { "tracepoint:contention_end", "contention_end" },

@@ -22,11 +22,13 @@
 #include "schedlab.h"
 #include "cpu_signals.h"
 #include "dlparams.h"
+#include "signals.h"
 
 /* The one table of experiments. */
 static struct sl_feature *const sl_features[] = {
 	&cpu_signals_feature,
 	&dlparams_feature,
+	&signals_feature,
 };
 
 static char *enable;
@@ -56,6 +58,16 @@ static struct sl_attr *to_sl_attr(struct kobj_attribute *a)
  * Strict integer parsing for every sysfs write: one optional trailing
  * newline, nothing else; overflow is a bad value like any other.
  */
+u64 sl_percpu_sum_u64(const void __percpu *base, size_t offset)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *(const u64 *)((const char *)per_cpu_ptr(base, cpu) + offset);
+	return sum;
+}
+
 static int sl_parse_s64(const char *buf, size_t count, s64 *out)
 {
 	char tmp[32];
@@ -129,7 +141,42 @@ static ssize_t available_show(struct kobject *k, struct kobj_attribute *a, char 
 
 static ssize_t param_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
-	return sysfs_emit(buf, "%lld\n", READ_ONCE(*to_sl_attr(a)->p->value));
+	const struct sl_param *p = to_sl_attr(a)->p;
+	struct sl_feature *f = to_sl_attr(a)->f;
+	char tmp[64];
+
+	if (!p->str_size)
+		return sysfs_emit(buf, "%lld\n", READ_ONCE(*p->value));
+	mutex_lock(&f->lock);
+	p->get_str(f, tmp, min(sizeof(tmp), p->str_size));
+	mutex_unlock(&f->lock);
+	return sysfs_emit(buf, "%s\n", tmp);
+}
+
+/* A string parameter: printable ASCII, one optional trailing newline. */
+static ssize_t param_store_str(struct sl_feature *f, const struct sl_param *p,
+			       const char *buf, size_t count)
+{
+	char tmp[64];
+	size_t len = count, i;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len >= min(sizeof(tmp), p->str_size))
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (buf[i] < 0x20 || buf[i] > 0x7e)
+			return -EINVAL;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	mutex_lock(&f->lock);
+	if (f->enabled && !p->live) {
+		mutex_unlock(&f->lock);
+		return -EBUSY;
+	}
+	p->set_str(f, tmp);
+	mutex_unlock(&f->lock);
+	return count;
 }
 
 static ssize_t param_store(struct kobject *k, struct kobj_attribute *a,
@@ -139,8 +186,11 @@ static ssize_t param_store(struct kobject *k, struct kobj_attribute *a,
 	const struct sl_param *p = sa->p;
 	struct sl_feature *f = sa->f;
 	s64 v, old;
-	int ret = sl_parse_s64(buf, count, &v);
+	int ret;
 
+	if (p->str_size)
+		return param_store_str(f, p, buf, count);
+	ret = sl_parse_s64(buf, count, &v);
 	if (ret)
 		return ret;
 	if (v < p->min || v > p->max)

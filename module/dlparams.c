@@ -81,15 +81,6 @@ struct dl_stats {
 static DEFINE_PER_CPU(struct dl_stats, dl_stats);
 static atomic_t nr_pages;
 
-static u64 stat_sum(size_t member)
-{
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += *(u64 *)((char *)per_cpu_ptr(&dl_stats, cpu) + member);
-	return sum;
-}
 
 /* --- reading a task's values ------------------------------------------- */
 
@@ -562,10 +553,10 @@ static void dlparams_disable(struct sl_feature *f)
 static int stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "reads %llu\nioctls %llu\npublishes %llu\nretries %llu\npages %d\nptrace_may_access %s\n",
-		   stat_sum(offsetof(struct dl_stats, reads)),
-		   stat_sum(offsetof(struct dl_stats, ioctls)),
-		   stat_sum(offsetof(struct dl_stats, publishes)),
-		   stat_sum(offsetof(struct dl_stats, retries)),
+		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, reads)),
+		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, ioctls)),
+		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, publishes)),
+		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, retries)),
 		   atomic_read(&nr_pages), may_access ? "kallsyms" : "CAP_SYS_PTRACE only");
 	return 0;
 }

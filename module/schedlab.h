@@ -33,6 +33,13 @@ struct dentry;
  * (-EBUSY otherwise); on_change, if set, runs under the feature lock after
  * a live change and may refuse it (the old value is then restored).
  */
+/*
+ * A feature's parameter: a sysfs file under the feature's directory.
+ * Integer: *value in [min, max]. String (str_size != 0): printable ASCII,
+ * shorter than str_size; the empty string (or a lone newline) clears it;
+ * the core validates, then set_str() publishes it (readers in probes need
+ * the feature's own synchronisation) and get_str() reads it back.
+ */
 struct sl_param {
 	const char *name;
 	const char *help;
@@ -40,6 +47,9 @@ struct sl_param {
 	s64 min, max;
 	bool live;
 	int (*on_change)(struct sl_feature *f, const struct sl_param *p);
+	size_t str_size;
+	void (*set_str)(struct sl_feature *f, const char *val);
+	void (*get_str)(struct sl_feature *f, char *buf, size_t size);
 };
 
 struct sl_feature {
@@ -72,6 +82,10 @@ struct sl_feature {
 };
 
 /* Whether the feature is currently enabled (lockless, for reports). */
+/* Sum over all CPUs of the u64 at @offset in the per-CPU struct at @base. */
+u64 sl_percpu_sum_u64(const void __percpu *base, size_t offset);
+#define sl_percpu_sum(base, offset) sl_percpu_sum_u64((const void __percpu *)(base), offset)
+
 static inline bool sl_feature_enabled(const struct sl_feature *f)
 {
 	return READ_ONCE(f->enabled);

@@ -50,6 +50,7 @@ pkgs=(
 	python3
 	zstd xz-utils
 	trace-cmd
+	gnuplot-nox		# signals-plot.sh
 )
 
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp" ] && \

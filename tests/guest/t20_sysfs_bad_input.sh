@@ -14,13 +14,20 @@ for f in "$SYS"/*/; do
 			is "$($SYSFS_WRITE "$attr" 1)" EACCES "$feat/$a is read-only (EACCES)"
 			continue
 		fi
-		case $a in
-		enabled) extra=("2" "-1") ;;
-		*)	 extra=("-1" "0" "10001" "9223372036854775807") ;;	# period_ms is 1..10000
+		common=("${bad_common[@]}")
+		case $feat/$a in
+		*/enabled)		extra=("2" "-1") ;;
+		signals/max_tasks)	extra=("-1" "0" "15" "65537") ;;
+		signals/filter_pid)	extra=("-1" "4194305") ;;
+		signals/filter_cgroup)	extra=("-1") ;;
+		signals/filter_comm)	# a string: at most 15 printable ASCII characters
+			common=("sixteen_chars_xx" $'a\tb' $'\x01' $'a\n\n' $'\x7f' $'caf\xc3\xa9' "@300")
+			extra=() ;;
+		*)			extra=("-1" "0" "10001" "9223372036854775807") ;;	# *_ms are 1..10000
 		esac
 		before=$(cat "$attr")
-		res=$($SYSFS_WRITE "$attr" "${bad_common[@]}" "${extra[@]}" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
-		is "$res" " $(( ${#bad_common[@]} + ${#extra[@]} )) EINVAL;" "$feat/$a: every bad value gets EINVAL"
+		res=$($SYSFS_WRITE "$attr" "${common[@]}" "${extra[@]}" | sort | uniq -c | tr -s ' ' | tr '\n' ';')
+		is "$res" " $(( ${#common[@]} + ${#extra[@]} )) EINVAL;" "$feat/$a: every bad value gets EINVAL"
 		is "$(cat "$attr")" "$before" "$feat/$a unchanged after bad writes"
 		# A zero-length write never reaches the attribute (sysfs drops it).
 		is "$($SYSFS_WRITE "$attr" "")" ok "$feat/$a: zero-length write is a no-op"
@@ -39,6 +46,13 @@ is "$(cat $SYS/cpu_signals/enabled)" 1 "enabled reads back 1"
 is "$($SYSFS_WRITE $SYS/cpu_signals/enabled 1)" ok "enabled=1 again is idempotent"
 is "$($SYSFS_WRITE $SYS/cpu_signals/enabled 0)" ok "enabled=0 accepted"
 is "$(cat $SYS/cpu_signals/enabled)" 0 "enabled reads back 0"
+
+# The string parameter: good values, and clearing it.
+is "$($SYSFS_WRITE $SYS/signals/filter_comm $'sl_x\n')" ok "filter_comm=sl_x accepted"
+is "$(cat $SYS/signals/filter_comm)" sl_x "filter_comm reads back sl_x"
+is "$($SYSFS_WRITE $SYS/signals/filter_comm fifteen_chars_x)" ok "filter_comm of 15 characters accepted"
+is "$($SYSFS_WRITE $SYS/signals/filter_comm $'\n')" ok "filter_comm cleared by a lone newline"
+is "$(cat $SYS/signals/filter_comm)" "" "filter_comm reads back empty"
 
 # Module parameter: an unknown or empty-named feature fails the load.
 unload

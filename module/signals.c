@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * signals: per-task utilization signals side by side with the kernel's own
+ * PELT util_avg and util_est (definitions: signals_core.c, docs/signals.md).
+ *
+ * Events. A task's state follows the stock tracepoints:
+ *   sched_switch      prev: WAITING if preempted or still TASK_RUNNING,
+ *                     else SLEEPING (dequeued); next: RUNNING
+ *   sched_wakeup(_new) SLEEPING -> WAITING
+ *   sched_process_exit the task is forgotten
+ * and the time since its previous event is accounted in the previous state
+ * (sl_signals_event()). pelt_se_tp fires when the kernel has just updated a
+ * task's own PELT signal: there schedlab's model of util_avg is compared
+ * with the kernel's util_avg at the same instant (after the first
+ * SIGNALS_MODEL_WARMUP_NS of the task, as its initial value is a guess of
+ * the kernel's).
+ *
+ * Tasks. Entries come from a pool allocated when the feature is enabled
+ * (max_tasks), are found through an RCU hash keyed by task, and are
+ * unhashed when the task exits and returned to the pool after a grace
+ * period. A task pointer is only dereferenced under RCU while its entry is
+ * hashed: the task is freed at least one grace period after its exit, and
+ * an exiting task (PF_EXITING) is never tracked again. No allocation,
+ * sleeping or unbounded work happens in the probes.
+ *
+ * Output: debugfs signals/{tasks,cpus,stats}; trace events
+ * schedlab:signals_task at each dequeue and each sample, and
+ * schedlab:signals_cpu (per-CPU sums next to the kernel's CFS util_avg) at
+ * each sample. The filter (filter_pid, filter_comm, filter_cgroup) selects
+ * which tasks are tracked and shown.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": signals: " fmt
+
+#include <linux/cgroup.h>
+#include <linux/debugfs.h>
+#include <linux/hashtable.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/seqlock.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <trace/events/sched.h>	/* probe prototypes, checked below */
+
+#include "signals.h"
+#include "signals_core.h"
+#include "cpu_signals.h"
+#include "schedlab_trace.h"
+
+#define SIGNALS_MODEL_WARMUP_NS	(50 * NSEC_PER_MSEC)
+#define SIGNALS_HASH_BITS	10
+
+struct sig_task {
+	struct hlist_node node;
+	struct task_struct *task;	/* see "Tasks" above */
+	raw_spinlock_t lock;		/* everything below */
+	struct sl_signals s;
+	int cpu;
+	pid_t pid, tgid;
+	char comm[TASK_COMM_LEN];
+	u64 model_since_ns;		/* start of the model's warm-up */
+	u64 model_err_max, model_err_sum, model_err_at;
+	u32 model_err_n;
+	struct sig_task *next_free;
+	struct rcu_head rcu;
+};
+
+/* parameters */
+static s64 sample_ms = 20;
+static s64 max_tasks = 2048;
+static s64 filter_pid;
+static s64 filter_cgroup;
+static char filter_comm[TASK_COMM_LEN];
+static DEFINE_SEQLOCK(filter_comm_lock);
+
+static DEFINE_HASHTABLE(tasks, SIGNALS_HASH_BITS);
+static DEFINE_RAW_SPINLOCK(tasks_lock);	/* hash writers and the free list */
+static struct sig_task *pool, *free_list;
+static unsigned int nr_tracked;
+/* per CPU, so that the probes share no cache line */
+struct sig_stats {
+	u64 events, dropped, dequeues;
+};
+static DEFINE_PER_CPU(struct sig_stats, sig_stats);
+
+static struct delayed_work sample_work;
+
+struct cpu_sum {
+	unsigned long model, burst, waiting, time;
+	unsigned int tasks;
+};
+static struct cpu_sum *sums;
+
+/* --- filter -------------------------------------------------------------- */
+
+static void filter_comm_copy(char *buf)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqbegin(&filter_comm_lock);
+		memcpy(buf, filter_comm, TASK_COMM_LEN);
+	} while (read_seqretry(&filter_comm_lock, seq));
+	buf[TASK_COMM_LEN - 1] = '\0';
+}
+
+/* @p in the cgroup v2 @id or below it; under RCU (or preemption off) */
+static bool in_cgroup(struct task_struct *p, u64 id)
+{
+	struct cgroup *c;
+
+	for (c = task_dfl_cgroup(p); c; c = cgroup_parent(c))
+		if (cgroup_id(c) == id)
+			return true;
+	return false;
+}
+
+/*
+ * Whether the filter selects a task; @e's task must be valid (RCU, see
+ * "Tasks"). The cgroup is the task's current one.
+ */
+static bool task_matches(struct task_struct *p, pid_t pid, pid_t tgid,
+			 const char *comm)
+{
+	s64 fpid = READ_ONCE(filter_pid), cg = READ_ONCE(filter_cgroup);
+	char want[TASK_COMM_LEN];
+
+	if (fpid && pid != fpid && tgid != fpid)
+		return false;
+	if (cg && !in_cgroup(p, cg))
+		return false;
+	filter_comm_copy(want);
+	return !want[0] || !strncmp(comm, want, TASK_COMM_LEN);
+}
+
+static bool entry_matches(const struct sig_task *e, const char *comm)
+{
+	return task_matches(e->task, e->pid, e->tgid, comm);
+}
+
+/* --- entries ------------------------------------------------------------- */
+
+static struct sig_task *find(struct task_struct *p)
+{
+	struct sig_task *e;
+
+	hash_for_each_possible_rcu(tasks, e, node, (unsigned long)p)
+		if (e->task == p)
+			return e;
+	return NULL;
+}
+
+/*
+ * The model's clock: the kernel's PELT clock of @cpu, rq_clock_pelt() =
+ * rq->clock_pelt - rq->lost_idle_time, which already carries capacity and
+ * frequency invariance (model scale 1024). Where a kernel lacks those
+ * members, the wall clock, scaled by rq->cpu_capacity_orig if it has that.
+ */
+static u64 model_clock(int cpu)
+{
+#if SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time
+	void *rq = sl_cpu_rq(cpu);
+
+	return SL_READ(rq, rq__clock_pelt) - SL_READ(rq, rq__lost_idle_time);
+#else
+	return local_clock();
+#endif
+}
+
+static unsigned long model_scale(int cpu)
+{
+#if !(SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time) && SL_HAS_rq__cpu_capacity_orig
+	unsigned long cap = SL_READ(sl_cpu_rq(cpu), rq__cpu_capacity_orig);
+
+	if (cap && cap <= SL_PELT_CAPACITY_SCALE)
+		return cap;
+#endif
+	return SL_PELT_CAPACITY_SCALE;
+}
+
+static long task_util_est(struct task_struct *p)
+{
+#if SL_HAS_task_struct__se__avg__util_est__enqueued
+	return SL_READ(p, task_struct__se__avg__util_est__enqueued) & 0x7fffffff;
+#elif SL_HAS_task_struct__se__avg__util_est
+	return SL_READ(p, task_struct__se__avg__util_est) & 0x7fffffff;
+#else
+	return -1;
+#endif
+}
+
+/* Start tracking @p, in @state at @now; NULL if filtered out or no room. */
+static struct sig_task *track(struct task_struct *p, u64 now, int cpu,
+			      unsigned int state)
+{
+	struct sig_task *e;
+	unsigned long flags;
+
+	if (!task_matches(p, p->pid, p->tgid, p->comm))
+		return NULL;
+	raw_spin_lock_irqsave(&tasks_lock, flags);
+	e = NULL;
+	/* exit forgets the task under this lock after PF_EXITING is set */
+	if ((READ_ONCE(p->flags) & PF_EXITING) || find(p))
+		goto out;
+	e = free_list;
+	if (!e) {
+		this_cpu_inc(sig_stats.dropped);
+		goto out;
+	}
+	free_list = e->next_free;
+	raw_spin_lock_init(&e->lock);
+	e->task = p;
+	e->cpu = cpu;
+	e->pid = p->pid;
+	e->tgid = p->tgid;
+	memcpy(e->comm, p->comm, TASK_COMM_LEN);
+	e->model_since_ns = now;
+	e->model_err_max = 0;
+	e->model_err_at = 0;
+	e->model_err_sum = 0;
+	e->model_err_n = 0;
+	sl_signals_init(&e->s, now, model_clock(cpu), state,
+			READ_ONCE(p->se.avg.util_avg));
+	hash_add_rcu(tasks, &e->node, (unsigned long)p);
+	nr_tracked++;
+out:
+	raw_spin_unlock_irqrestore(&tasks_lock, flags);
+	return e;
+}
+
+static void release_rcu(struct rcu_head *rcu)
+{
+	struct sig_task *e = container_of(rcu, struct sig_task, rcu);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tasks_lock, flags);
+	e->next_free = free_list;
+	free_list = e;
+	raw_spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+static void forget(struct task_struct *p)
+{
+	struct sig_task *e;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&tasks_lock, flags);
+	e = find(p);
+	if (e) {
+		hash_del_rcu(&e->node);
+		nr_tracked--;
+	}
+	raw_spin_unlock_irqrestore(&tasks_lock, flags);
+	if (e)
+		call_rcu(&e->rcu, release_rcu);
+}
+
+/* --- probes -------------------------------------------------------------- */
+
+static void task_event(struct task_struct *p, u64 now, int cpu,
+		       unsigned int state)
+{
+	struct sl_signal_values v;
+	struct sig_task *e = find(p);
+	char comm[TASK_COMM_LEN];
+	bool dequeue = state == SL_TASK_SLEEPING;
+
+	this_cpu_inc(sig_stats.events);
+	if (dequeue)
+		this_cpu_inc(sig_stats.dequeues);
+	if (!e) {
+		track(p, now, cpu, state);
+		return;
+	}
+	raw_spin_lock(&e->lock);
+	/* the time since the last event was spent on e->cpu */
+	sl_signals_event(&e->s, now, model_clock(e->cpu), state, model_scale(e->cpu));
+	if (cpu != e->cpu && state != SL_TASK_SLEEPING) {
+		/*
+		 * Enqueued on another CPU: the kernel has re-based the task's
+		 * PELT signal there (decayed to the old CPU's last update,
+		 * attached at the new CPU's clock); restart the model from the
+		 * kernel's value, and its check after a new warm-up.
+		 */
+		sl_signals_reseed_model(&e->s, now, model_clock(cpu),
+					READ_ONCE(p->se.avg.util_avg));
+		e->model_since_ns = now;
+	}
+	e->cpu = cpu;
+	if (state == SL_TASK_RUNNING)
+		memcpy(e->comm, p->comm, TASK_COMM_LEN);
+	if (dequeue && trace_signals_task_enabled()) {
+		sl_signals_read(&e->s, now, model_clock(cpu), model_scale(cpu), &v);
+		memcpy(comm, e->comm, TASK_COMM_LEN);
+	} else {
+		dequeue = false;
+	}
+	raw_spin_unlock(&e->lock);
+	/* p is current or being woken: valid */
+	if (dequeue && entry_matches(e, comm))
+		trace_signals_task(0, e->pid, comm, cpu,
+				   READ_ONCE(p->se.avg.util_avg),
+				   task_util_est(p), v.model, v.burst,
+				   v.waiting, v.time);
+}
+
+static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			       struct task_struct *next, unsigned int prev_state)
+{
+	int cpu = smp_processor_id();
+	u64 now = sched_clock_cpu(cpu);
+
+	if (!is_idle_task(prev))
+		task_event(prev, now, cpu,
+			   preempt || prev_state == TASK_RUNNING ?
+			   SL_TASK_WAITING : SL_TASK_SLEEPING);
+	if (!is_idle_task(next))
+		task_event(next, now, cpu, SL_TASK_RUNNING);
+}
+
+static void probe_sched_wakeup(void *data, struct task_struct *p)
+{
+	task_event(p, local_clock(), task_cpu(p), SL_TASK_WAITING);
+}
+
+/* 7.x passes group_dead too; the kernel's own header says which one */
+static void __maybe_unused probe_exit(void *data, struct task_struct *p)
+{
+	forget(p);
+}
+
+static void __maybe_unused probe_exit_group(void *data, struct task_struct *p,
+					    bool group_dead)
+{
+	forget(p);
+}
+
+#define EXIT_PROBE_HAS_GROUP_DEAD \
+	__builtin_types_compatible_p(typeof(&check_trace_callback_type_sched_process_exit), \
+				     void (*)(void (*)(void *, struct task_struct *, bool)))
+#define EXIT_PROBE \
+	__builtin_choose_expr(EXIT_PROBE_HAS_GROUP_DEAD, probe_exit_group, probe_exit)
+
+static void probe_pelt_se(void *data, struct sched_entity *se)
+{
+	struct task_struct *p;
+	struct sig_task *e;
+	u64 now, err;
+	long kernel;
+
+#ifdef CONFIG_FAIR_GROUP_SCHED
+	if (se->my_q)
+		return;		/* a group, not a task */
+#endif
+	p = container_of(se, struct task_struct, se);
+	e = find(p);
+	if (!e)
+		return;
+	now = local_clock();
+	kernel = READ_ONCE(se->avg.util_avg);
+	raw_spin_lock(&e->lock);
+	if (now - e->model_since_ns >= SIGNALS_MODEL_WARMUP_NS) {
+		/* the kernel's now: its PELT clock of the task's CPU */
+		err = abs((long)sl_signals_model_at(&e->s, model_clock(e->cpu),
+						    model_scale(e->cpu)) - kernel);
+		if (err > e->model_err_max) {
+			e->model_err_max = err;
+			e->model_err_at = now - e->model_since_ns;
+		}
+		e->model_err_sum += err;
+		e->model_err_n++;
+	}
+	raw_spin_unlock(&e->lock);
+}
+
+static void probe_types_checked(void)
+{
+	check_trace_callback_type_sched_switch(probe_sched_switch);
+	check_trace_callback_type_sched_wakeup(probe_sched_wakeup);
+	check_trace_callback_type_sched_wakeup_new(probe_sched_wakeup);
+	check_trace_callback_type_pelt_se_tp(probe_pelt_se);
+	check_trace_callback_type_sched_process_exit(EXIT_PROBE);
+}
+
+/* --- sampling ------------------------------------------------------------ */
+
+struct task_row {
+	struct sl_signal_values v;
+	char comm[TASK_COMM_LEN];
+	int cpu;
+	unsigned int state;
+	u64 err_max, err_mean, err_at;
+	u32 err_n;
+};
+
+static void read_entry(struct sig_task *e, u64 now, struct task_row *r)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&e->lock, flags);
+	sl_signals_read(&e->s, now, model_clock(e->cpu), model_scale(e->cpu), &r->v);
+	memcpy(r->comm, e->comm, TASK_COMM_LEN);
+	r->cpu = e->cpu;
+	r->state = e->s.state;
+	r->err_max = e->model_err_max;
+	r->err_n = e->model_err_n;
+	r->err_at = e->model_err_at;
+	r->err_mean = e->model_err_n ? div_u64(e->model_err_sum, e->model_err_n) : 0;
+	raw_spin_unlock_irqrestore(&e->lock, flags);
+}
+
+static void sample_fn(struct work_struct *work)
+{
+	struct sl_cpu_signals cs;
+	struct task_row r;
+	struct sig_task *e;
+	u64 now = local_clock();
+	int bkt, cpu;
+
+	memset(sums, 0, nr_cpu_ids * sizeof(*sums));
+	rcu_read_lock();
+	hash_for_each_rcu(tasks, bkt, e, node) {
+		read_entry(e, now, &r);
+		if (!entry_matches(e, r.comm))
+			continue;
+		if (r.cpu >= 0 && r.cpu < nr_cpu_ids) {
+			sums[r.cpu].model += r.v.model;
+			sums[r.cpu].burst += r.v.burst;
+			sums[r.cpu].waiting += r.v.waiting;
+			sums[r.cpu].time += r.v.time;
+			sums[r.cpu].tasks++;
+		}
+		trace_signals_task(1, e->pid, r.comm, r.cpu,
+				   READ_ONCE(e->task->se.avg.util_avg),
+				   task_util_est(e->task), r.v.model, r.v.burst,
+				   r.v.waiting, r.v.time);
+	}
+	rcu_read_unlock();
+	for_each_online_cpu(cpu) {
+		sl_read_cpu_signals(cpu, &cs);
+		trace_signals_cpu(cpu, cs.capacity, cs.util_avg, sums[cpu].model,
+				  sums[cpu].burst, sums[cpu].waiting, sums[cpu].time,
+				  sums[cpu].tasks);
+	}
+	schedule_delayed_work(&sample_work,
+			      msecs_to_jiffies(READ_ONCE(sample_ms)) ?: 1);
+}
+
+/* --- enable / disable ---------------------------------------------------- */
+
+static const struct {
+	const char *tp;
+	void *probe;
+} probes[] = {
+	{ "sched_switch", probe_sched_switch },
+	{ "sched_wakeup", probe_sched_wakeup },
+	{ "sched_wakeup_new", probe_sched_wakeup },
+	{ "pelt_se_tp", probe_pelt_se },
+	{ "sched_process_exit", (void *)EXIT_PROBE },
+};
+
+static void unregister_probes(int n)
+{
+	while (n-- > 0)
+		sl_tracepoint_unregister(probes[n].tp, probes[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void forget_all(void)
+{
+	struct hlist_node *tmp;
+	struct sig_task *e;
+	unsigned long flags;
+	int bkt;
+
+	raw_spin_lock_irqsave(&tasks_lock, flags);
+	hash_for_each_safe(tasks, bkt, tmp, e, node)
+		hash_del_rcu(&e->node);
+	nr_tracked = 0;
+	free_list = NULL;
+	raw_spin_unlock_irqrestore(&tasks_lock, flags);
+}
+
+static int signals_enable(struct sl_feature *f)
+{
+	int i, ret = 0;
+
+	pool = vzalloc(array_size(max_tasks, sizeof(*pool)));
+	sums = kcalloc(nr_cpu_ids, sizeof(*sums), GFP_KERNEL);
+	if (!pool || !sums) {
+		ret = -ENOMEM;
+		goto fail_mem;
+	}
+	free_list = NULL;
+	for (i = max_tasks - 1; i >= 0; i--) {
+		pool[i].next_free = free_list;
+		free_list = &pool[i];
+	}
+	for_each_possible_cpu(i)
+		memset(per_cpu_ptr(&sig_stats, i), 0, sizeof(struct sig_stats));
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
+		if (ret)
+			goto fail_probes;
+	}
+	schedule_delayed_work(&sample_work, 0);
+	return 0;
+
+fail_probes:
+	unregister_probes(i);
+	forget_all();
+	rcu_barrier();
+fail_mem:
+	vfree(pool);
+	kfree(sums);
+	pool = NULL;
+	sums = NULL;
+	return ret;
+}
+
+static void signals_disable(struct sl_feature *f)
+{
+	unregister_probes(ARRAY_SIZE(probes));
+	cancel_delayed_work_sync(&sample_work);
+	forget_all();
+	/* readers of the hash, then the pool's release callbacks */
+	synchronize_rcu();
+	rcu_barrier();
+	vfree(pool);
+	kfree(sums);
+	pool = NULL;
+	sums = NULL;
+}
+
+static int signals_feature_init(struct sl_feature *f)
+{
+	INIT_DELAYED_WORK(&sample_work, sample_fn);
+	if (0)
+		probe_types_checked();
+	return 0;
+}
+
+static void signals_feature_exit(struct sl_feature *f)
+{
+	/* release_rcu() is module code */
+	rcu_barrier();
+}
+
+/* --- debugfs ------------------------------------------------------------- */
+
+static const char * const state_names[] = { "sleep", "wait", "run" };
+
+static int tasks_show(struct seq_file *m, void *v)
+{
+	struct task_row r;
+	struct sig_task *e;
+	u64 now = local_clock();
+	int bkt;
+
+	seq_puts(m, "# util_avg/util_est: the kernel's; model: schedlab's PELT of util_avg; err: |model - util_avg| at the kernel's PELT updates\n");
+	seq_printf(m, "%-7s %-7s %-16s %3s %-5s %8s %8s %6s %6s %7s %6s %9s %9s %9s %7s %8s %7s %9s\n",
+		   "pid", "tgid", "comm", "cpu", "state", "util_avg", "util_est",
+		   "model", "burst", "waiting", "time", "run_ms", "wait_ms",
+		   "sleep_ms", "err_max", "err_mean", "err_n", "err_at_ms");
+	if (!sl_feature_enabled(&signals_feature))
+		return 0;
+	rcu_read_lock();
+	hash_for_each_rcu(tasks, bkt, e, node) {
+		read_entry(e, now, &r);
+		if (!entry_matches(e, r.comm))
+			continue;
+		seq_printf(m, "%-7d %-7d %-16s %3d %-5s %8lu %8ld %6lu %6lu %7lu %6lu %9llu %9llu %9llu %7llu %8llu %7u %9llu\n",
+			   e->pid, e->tgid, r.comm, r.cpu,
+			   state_names[min_t(unsigned int, r.state, 2)],
+			   READ_ONCE(e->task->se.avg.util_avg), task_util_est(e->task),
+			   r.v.model, r.v.burst, r.v.waiting, r.v.time,
+			   div_u64(r.v.running_ns, NSEC_PER_MSEC),
+			   div_u64(r.v.waiting_ns, NSEC_PER_MSEC),
+			   div_u64(r.v.sleeping_ns, NSEC_PER_MSEC),
+			   r.err_max, r.err_mean, r.err_n,
+			   div_u64(r.err_at, NSEC_PER_MSEC));
+	}
+	rcu_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tasks);
+
+static int cpus_show(struct seq_file *m, void *v)
+{
+	struct sl_cpu_signals cs;
+	struct cpu_sum s;
+	struct task_row r;
+	struct sig_task *e;
+	u64 now = local_clock();
+	int bkt, cpu;
+
+	seq_puts(m, "# per CPU: the kernel's CFS util_avg and capacity, and the sums of the shown tasks' signals (tasks last on that CPU)\n");
+	seq_printf(m, "%-4s %8s %8s %12s %9s %9s %11s %8s %5s\n", "cpu", "capacity",
+		   "cap_orig", "cfs_util_avg", "sum_model", "sum_burst",
+		   "sum_waiting", "sum_time", "tasks");
+	for_each_online_cpu(cpu) {
+		memset(&s, 0, sizeof(s));
+		if (sl_feature_enabled(&signals_feature)) {
+			rcu_read_lock();
+			hash_for_each_rcu(tasks, bkt, e, node) {
+				read_entry(e, now, &r);
+				if (r.cpu != cpu || !entry_matches(e, r.comm))
+					continue;
+				s.model += r.v.model;
+				s.burst += r.v.burst;
+				s.waiting += r.v.waiting;
+				s.time += r.v.time;
+				s.tasks++;
+			}
+			rcu_read_unlock();
+		}
+		sl_read_cpu_signals(cpu, &cs);
+		seq_printf(m, "%-4d %8lld %8lld %12lld %9lu %9lu %11lu %8lu %5u\n", cpu,
+			   cs.capacity == SL_SIGNAL_NONE ? -1LL : (s64)cs.capacity,
+			   cs.capacity_orig == SL_SIGNAL_NONE ? -1LL : (s64)cs.capacity_orig,
+			   cs.util_avg == SL_SIGNAL_NONE ? -1LL : (s64)cs.util_avg,
+			   s.model, s.burst, s.waiting, s.time, s.tasks);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cpus);
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "tracked %u\nmax_tasks %lld\ndropped %llu\nevents %llu\ndequeues %llu\nmodel_clock %s\n",
+		   READ_ONCE(nr_tracked), max_tasks,
+		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dropped)),
+		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, events)),
+		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dequeues)),
+		   SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time ?
+		   "rq_clock_pelt (invariance in the clock)" :
+		   SL_HAS_rq__cpu_capacity_orig ? "wall, scaled by rq->cpu_capacity_orig" :
+		   "wall, unscaled");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int signals_debugfs(struct sl_feature *f, struct dentry *dir)
+{
+	debugfs_create_file("tasks", 0444, dir, NULL, &tasks_fops);
+	debugfs_create_file("cpus", 0444, dir, NULL, &cpus_fops);
+	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	return 0;
+}
+
+/* --- parameters ---------------------------------------------------------- */
+
+static void set_filter_comm(struct sl_feature *f, const char *val)
+{
+	unsigned long flags;
+
+	write_seqlock_irqsave(&filter_comm_lock, flags);
+	strscpy(filter_comm, val, sizeof(filter_comm));
+	write_sequnlock_irqrestore(&filter_comm_lock, flags);
+}
+
+static void get_filter_comm(struct sl_feature *f, char *buf, size_t size)
+{
+	char tmp[TASK_COMM_LEN];
+
+	filter_comm_copy(tmp);
+	strscpy(buf, tmp, size);
+}
+
+static const struct sl_param signals_params[] = {
+	{
+		.name = "sample_ms",
+		.help = "period of the signals_task/signals_cpu sample events",
+		.value = &sample_ms, .min = 1, .max = 10000, .live = true,
+	},
+	{
+		.name = "max_tasks",
+		.help = "tasks tracked at most (set while disabled)",
+		.value = &max_tasks, .min = 16, .max = 65536,
+	},
+	{
+		.name = "filter_pid",
+		.help = "track and show only this pid or tgid (0: all)",
+		.value = &filter_pid, .min = 0, .max = PID_MAX_LIMIT, .live = true,
+	},
+	{
+		.name = "filter_cgroup",
+		.help = "track and show only tasks in this cgroup v2 (its id, the directory's inode number; 0: all)",
+		.value = &filter_cgroup, .min = 0, .max = S64_MAX, .live = true,
+	},
+	{
+		.name = "filter_comm",
+		.help = "track and show only tasks with this comm (empty: all)",
+		.str_size = TASK_COMM_LEN, .live = true,
+		.set_str = set_filter_comm, .get_str = get_filter_comm,
+	},
+	{ }
+};
+
+struct sl_feature signals_feature = {
+	.name = "signals",
+	.summary = "per-task util_burst, waiting_avg, time-domain util and a PELT model beside the kernel's util_avg/util_est",
+	.needs = SL_CAP(SL_CAP_RUNQUEUES) | SL_CAP(SL_CAP_TP_SCHED_SWITCH) |
+		 SL_CAP(SL_CAP_TP_SCHED_WAKEUP) | SL_CAP(SL_CAP_TP_SCHED_WAKEUP_NEW) |
+		 SL_CAP(SL_CAP_TP_SCHED_PROCESS_EXIT) | SL_CAP(SL_CAP_TP_PELT_SE),
+	.init = signals_feature_init,
+	.exit = signals_feature_exit,
+	.enable = signals_enable,
+	.disable = signals_disable,
+	.debugfs = signals_debugfs,
+	.params = signals_params,
+};

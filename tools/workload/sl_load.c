@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sl_load: small, exactly shaped CPU loads for the signals experiments.
+ *
+ *   sl_load [-n COMM] spin MS                  busy for MS ms of wall time
+ *   sl_load [-n COMM] duty RUN_MS PERIOD_MS MS  every PERIOD_MS, burn RUN_MS
+ *                                               of CPU time, then sleep to the
+ *                                               next period; for MS ms
+ *
+ * -n sets the task's comm (for schedlab's filter_comm). Pin, renice or
+ * make it real-time with taskset, nice and chrt. Exit status 2 on bad
+ * arguments.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+static long long ns_of(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int num(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return errno || end == s || *end || *out < 0 || *out > 3600 * 1000;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sl_load [-n COMM] spin MS | duty RUN_MS PERIOD_MS MS\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	long a, b, c;
+	int i = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "-n")) {
+		prctl(PR_SET_NAME, argv[2]);
+		i = 3;
+	}
+	if (argc - i == 2 && !strcmp(argv[i], "spin") && !num(argv[i + 1], &a)) {
+		long long end = ns_of(CLOCK_MONOTONIC) + a * 1000000LL;
+
+		while (ns_of(CLOCK_MONOTONIC) < end)
+			;
+		return 0;
+	}
+	if (argc - i == 4 && !strcmp(argv[i], "duty") && !num(argv[i + 1], &a) &&
+	    !num(argv[i + 2], &b) && !num(argv[i + 3], &c) && b > 0 && a <= b) {
+		long long start = ns_of(CLOCK_MONOTONIC), next = start;
+		struct timespec ts;
+
+		while (next - start < c * 1000000LL) {
+			long long end = ns_of(CLOCK_THREAD_CPUTIME_ID) + a * 1000000LL;
+
+			while (ns_of(CLOCK_THREAD_CPUTIME_ID) < end)
+				;
+			next += b * 1000000LL;
+			ts.tv_sec = next / 1000000000LL;
+			ts.tv_nsec = next % 1000000000LL;
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+		return 0;
+	}
+	return usage();
+}
