@@ -9,11 +9,11 @@
  *   sched_wakeup(_new) SLEEPING -> WAITING
  *   sched_process_exit the task is forgotten
  * and the time since its previous event is accounted in the previous state
- * (sl_signals_event()). pelt_se_tp fires when the kernel has just updated a
- * task's own PELT signal: there schedlab's model of util_avg is compared
- * with the kernel's util_avg at the same instant (after the first
- * SIGNALS_MODEL_WARMUP_NS of the task, as its initial value is a guess of
- * the kernel's).
+ * (sl_signals_event()). At each sample, schedlab's model of util_avg is
+ * projected to the instant of the kernel's last update of the task's PELT
+ * signal (se.avg.last_update_time, on the same PELT clock) and compared
+ * with the kernel's util_avg, after the model's first
+ * SIGNALS_MODEL_WARMUP_NS (its start is a copy of the kernel's value).
  *
  * Tasks. Entries come from a pool allocated when the feature is enabled
  * (max_tasks), are found through an RCU hash keyed by task, and are
@@ -56,12 +56,17 @@
 struct sig_task {
 	struct hlist_node node;
 	struct task_struct *task;	/* see "Tasks" above */
-	raw_spinlock_t lock;		/* everything below */
+	/*
+	 * s and cpu are written only by the probes, which the scheduler
+	 * serialises for one task (each runs under the rq lock of the task's
+	 * CPU, and a task is on one rq at a time); readers retry on seq.
+	 */
+	seqcount_t seq;
 	struct sl_signals s;
 	int cpu;
 	pid_t pid, tgid;
-	char comm[TASK_COMM_LEN];
 	u64 model_since_ns;		/* start of the model's warm-up */
+	/* written by the sampler only (one work item) */
 	u64 model_err_max, model_err_sum, model_err_at;
 	u32 model_err_n;
 	struct sig_task *next_free;
@@ -82,11 +87,12 @@ static struct sig_task *pool, *free_list;
 static unsigned int nr_tracked;
 /* per CPU, so that the probes share no cache line */
 struct sig_stats {
-	u64 events, dropped, dequeues;
+	u64 dropped, dequeues;
 };
 static DEFINE_PER_CPU(struct sig_stats, sig_stats);
 
 static struct delayed_work sample_work;
+static u64 sample_runs, sample_ns;	/* the sampler's own cost */
 
 struct cpu_sum {
 	unsigned long model, burst, waiting, time;
@@ -212,12 +218,11 @@ static struct sig_task *track(struct task_struct *p, u64 now, int cpu,
 		goto out;
 	}
 	free_list = e->next_free;
-	raw_spin_lock_init(&e->lock);
+	seqcount_init(&e->seq);
 	e->task = p;
 	e->cpu = cpu;
 	e->pid = p->pid;
 	e->tgid = p->tgid;
-	memcpy(e->comm, p->comm, TASK_COMM_LEN);
 	e->model_since_ns = now;
 	e->model_err_max = 0;
 	e->model_err_at = 0;
@@ -269,14 +274,13 @@ static void task_event(struct task_struct *p, u64 now, int cpu,
 	char comm[TASK_COMM_LEN];
 	bool dequeue = state == SL_TASK_SLEEPING;
 
-	this_cpu_inc(sig_stats.events);
 	if (dequeue)
 		this_cpu_inc(sig_stats.dequeues);
 	if (!e) {
 		track(p, now, cpu, state);
 		return;
 	}
-	raw_spin_lock(&e->lock);
+	write_seqcount_begin(&e->seq);
 	/* the time since the last event was spent on e->cpu */
 	sl_signals_event(&e->s, now, model_clock(e->cpu), state, model_scale(e->cpu));
 	if (cpu != e->cpu && state != SL_TASK_SLEEPING) {
@@ -291,15 +295,13 @@ static void task_event(struct task_struct *p, u64 now, int cpu,
 		e->model_since_ns = now;
 	}
 	e->cpu = cpu;
-	if (state == SL_TASK_RUNNING)
-		memcpy(e->comm, p->comm, TASK_COMM_LEN);
 	if (dequeue && trace_signals_task_enabled()) {
 		sl_signals_read(&e->s, now, model_clock(cpu), model_scale(cpu), &v);
-		memcpy(comm, e->comm, TASK_COMM_LEN);
+		memcpy(comm, p->comm, TASK_COMM_LEN);
 	} else {
 		dequeue = false;
 	}
-	raw_spin_unlock(&e->lock);
+	write_seqcount_end(&e->seq);
 	/* p is current or being woken: valid */
 	if (dequeue && entry_matches(e, comm))
 		trace_signals_task(0, e->pid, comm, cpu,
@@ -312,7 +314,8 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 			       struct task_struct *next, unsigned int prev_state)
 {
 	int cpu = smp_processor_id();
-	u64 now = sched_clock_cpu(cpu);
+	/* __schedule() has just updated this rq's clock */
+	u64 now = SL_READ(sl_cpu_rq(cpu), rq__clock);
 
 	if (!is_idle_task(prev))
 		task_event(prev, now, cpu,
@@ -324,7 +327,10 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 
 static void probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	task_event(p, local_clock(), task_cpu(p), SL_TASK_WAITING);
+	int cpu = task_cpu(p);
+
+	/* the wakeup has just updated the clock of the rq it enqueued p on */
+	task_event(p, SL_READ(sl_cpu_rq(cpu), rq__clock), cpu, SL_TASK_WAITING);
 }
 
 /* 7.x passes group_dead too; the kernel's own header says which one */
@@ -345,44 +351,11 @@ static void __maybe_unused probe_exit_group(void *data, struct task_struct *p,
 #define EXIT_PROBE \
 	__builtin_choose_expr(EXIT_PROBE_HAS_GROUP_DEAD, probe_exit_group, probe_exit)
 
-static void probe_pelt_se(void *data, struct sched_entity *se)
-{
-	struct task_struct *p;
-	struct sig_task *e;
-	u64 now, err;
-	long kernel;
-
-#ifdef CONFIG_FAIR_GROUP_SCHED
-	if (se->my_q)
-		return;		/* a group, not a task */
-#endif
-	p = container_of(se, struct task_struct, se);
-	e = find(p);
-	if (!e)
-		return;
-	now = local_clock();
-	kernel = READ_ONCE(se->avg.util_avg);
-	raw_spin_lock(&e->lock);
-	if (now - e->model_since_ns >= SIGNALS_MODEL_WARMUP_NS) {
-		/* the kernel's now: its PELT clock of the task's CPU */
-		err = abs((long)sl_signals_model_at(&e->s, model_clock(e->cpu),
-						    model_scale(e->cpu)) - kernel);
-		if (err > e->model_err_max) {
-			e->model_err_max = err;
-			e->model_err_at = now - e->model_since_ns;
-		}
-		e->model_err_sum += err;
-		e->model_err_n++;
-	}
-	raw_spin_unlock(&e->lock);
-}
-
 static void probe_types_checked(void)
 {
 	check_trace_callback_type_sched_switch(probe_sched_switch);
 	check_trace_callback_type_sched_wakeup(probe_sched_wakeup);
 	check_trace_callback_type_sched_wakeup_new(probe_sched_wakeup);
-	check_trace_callback_type_pelt_se_tp(probe_pelt_se);
 	check_trace_callback_type_sched_process_exit(EXIT_PROBE);
 }
 
@@ -397,20 +370,84 @@ struct task_row {
 	u32 err_n;
 };
 
-static void read_entry(struct sig_task *e, u64 now, struct task_row *r)
+/* A consistent copy of @e's signals and CPU; false if the probes kept it busy. */
+static bool snapshot_entry(struct sig_task *e, struct sl_signals *s, int *cpu)
 {
-	unsigned long flags;
+	int tries;
 
-	raw_spin_lock_irqsave(&e->lock, flags);
-	sl_signals_read(&e->s, now, model_clock(e->cpu), model_scale(e->cpu), &r->v);
-	memcpy(r->comm, e->comm, TASK_COMM_LEN);
-	r->cpu = e->cpu;
-	r->state = e->s.state;
-	r->err_max = e->model_err_max;
-	r->err_n = e->model_err_n;
-	r->err_at = e->model_err_at;
-	r->err_mean = e->model_err_n ? div_u64(e->model_err_sum, e->model_err_n) : 0;
-	raw_spin_unlock_irqrestore(&e->lock, flags);
+	for (tries = 0; tries < 8; tries++) {
+		unsigned int seq = raw_read_seqcount(&e->seq);
+
+		if (seq & 1) {
+			cpu_relax();
+			continue;
+		}
+		*s = e->s;
+		*cpu = e->cpu;
+		if (!read_seqcount_retry(&e->seq, seq))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Compare the model with the kernel's util_avg at the kernel's last update
+ * of the task's signal; under RCU (see "Tasks"). Skipped while the model
+ * warms up, when the kernel's pair changes under us, or when schedlab's
+ * last event is newer than the kernel's update.
+ */
+static void check_model(struct sig_task *e, u64 now)
+{
+	struct sched_avg *sa = &e->task->se.avg;
+	struct sl_signals s;
+	unsigned long model;
+	u64 lut, err;
+	long kernel;
+	int cpu;
+
+	/*
+	 * The kernel writes last_update_time, then util_avg, under a lock we
+	 * cannot take: an update under way shows as a change of either
+	 * between two reads of both.
+	 */
+	lut = READ_ONCE(sa->last_update_time);
+	kernel = READ_ONCE(sa->util_avg);
+	/* the first reads before the re-reads that validate them */
+	smp_rmb();
+	if (READ_ONCE(sa->last_update_time) != lut ||
+	    READ_ONCE(sa->util_avg) != kernel || !lut)
+		return;
+	if (now - e->model_since_ns < SIGNALS_MODEL_WARMUP_NS ||
+	    !snapshot_entry(e, &s, &cpu) ||
+	    (s64)(lut - s.model.last_update_time) < 0)
+		return;
+	model = sl_signals_model_at(&s, lut, model_scale(cpu));
+	err = abs((long)model - kernel);
+	if (err > e->model_err_max) {
+		e->model_err_max = err;
+		e->model_err_at = now - e->model_since_ns;
+	}
+	e->model_err_sum += err;
+	e->model_err_n++;
+}
+
+/* under RCU (see "Tasks") */
+static bool read_entry(struct sig_task *e, u64 now, struct task_row *r)
+{
+	struct sl_signals s;
+
+	if (!snapshot_entry(e, &s, &r->cpu))
+		return false;
+	sl_signals_read(&s, now, model_clock(r->cpu), model_scale(r->cpu), &r->v);
+	/* the task's own comm: it may have changed (exec) since it last ran */
+	memcpy(r->comm, e->task->comm, TASK_COMM_LEN);
+	r->comm[TASK_COMM_LEN - 1] = '\0';
+	r->state = s.state;
+	r->err_max = READ_ONCE(e->model_err_max);
+	r->err_n = READ_ONCE(e->model_err_n);
+	r->err_at = READ_ONCE(e->model_err_at);
+	r->err_mean = r->err_n ? div_u64(READ_ONCE(e->model_err_sum), r->err_n) : 0;
+	return true;
 }
 
 static void sample_fn(struct work_struct *work)
@@ -424,8 +461,8 @@ static void sample_fn(struct work_struct *work)
 	memset(sums, 0, nr_cpu_ids * sizeof(*sums));
 	rcu_read_lock();
 	hash_for_each_rcu(tasks, bkt, e, node) {
-		read_entry(e, now, &r);
-		if (!entry_matches(e, r.comm))
+		check_model(e, now);
+		if (!read_entry(e, now, &r) || !entry_matches(e, r.comm))
 			continue;
 		if (r.cpu >= 0 && r.cpu < nr_cpu_ids) {
 			sums[r.cpu].model += r.v.model;
@@ -446,6 +483,8 @@ static void sample_fn(struct work_struct *work)
 				  sums[cpu].burst, sums[cpu].waiting, sums[cpu].time,
 				  sums[cpu].tasks);
 	}
+	WRITE_ONCE(sample_ns, sample_ns + (local_clock() - now));
+	WRITE_ONCE(sample_runs, sample_runs + 1);
 	schedule_delayed_work(&sample_work,
 			      msecs_to_jiffies(READ_ONCE(sample_ms)) ?: 1);
 }
@@ -459,7 +498,6 @@ static const struct {
 	{ "sched_switch", probe_sched_switch },
 	{ "sched_wakeup", probe_sched_wakeup },
 	{ "sched_wakeup_new", probe_sched_wakeup },
-	{ "pelt_se_tp", probe_pelt_se },
 	{ "sched_process_exit", (void *)EXIT_PROBE },
 };
 
@@ -502,6 +540,8 @@ static int signals_enable(struct sl_feature *f)
 	}
 	for_each_possible_cpu(i)
 		memset(per_cpu_ptr(&sig_stats, i), 0, sizeof(struct sig_stats));
+	sample_runs = 0;
+	sample_ns = 0;
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
 		if (ret)
@@ -570,8 +610,7 @@ static int tasks_show(struct seq_file *m, void *v)
 		return 0;
 	rcu_read_lock();
 	hash_for_each_rcu(tasks, bkt, e, node) {
-		read_entry(e, now, &r);
-		if (!entry_matches(e, r.comm))
+		if (!read_entry(e, now, &r) || !entry_matches(e, r.comm))
 			continue;
 		seq_printf(m, "%-7d %-7d %-16s %3d %-5s %8lu %8ld %6lu %6lu %7lu %6lu %9llu %9llu %9llu %7llu %8llu %7u %9llu\n",
 			   e->pid, e->tgid, r.comm, r.cpu,
@@ -607,8 +646,8 @@ static int cpus_show(struct seq_file *m, void *v)
 		if (sl_feature_enabled(&signals_feature)) {
 			rcu_read_lock();
 			hash_for_each_rcu(tasks, bkt, e, node) {
-				read_entry(e, now, &r);
-				if (r.cpu != cpu || !entry_matches(e, r.comm))
+				if (!read_entry(e, now, &r) || r.cpu != cpu ||
+				    !entry_matches(e, r.comm))
 					continue;
 				s.model += r.v.model;
 				s.burst += r.v.burst;
@@ -631,11 +670,13 @@ DEFINE_SHOW_ATTRIBUTE(cpus);
 
 static int stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "tracked %u\nmax_tasks %lld\ndropped %llu\nevents %llu\ndequeues %llu\nmodel_clock %s\n",
+	u64 runs = READ_ONCE(sample_runs);
+
+	seq_printf(m, "tracked %u\nmax_tasks %lld\ndropped %llu\ndequeues %llu\nsamples %llu\nsample_mean_us %llu\nmodel_clock %s\n",
 		   READ_ONCE(nr_tracked), max_tasks,
 		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dropped)),
-		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, events)),
 		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dequeues)),
+		   runs, runs ? div_u64(READ_ONCE(sample_ns), runs * NSEC_PER_USEC) : 0,
 		   SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time ?
 		   "rq_clock_pelt (invariance in the clock)" :
 		   SL_HAS_rq__cpu_capacity_orig ? "wall, scaled by rq->cpu_capacity_orig" :
@@ -706,7 +747,7 @@ struct sl_feature signals_feature = {
 	.summary = "per-task util_burst, waiting_avg, time-domain util and a PELT model beside the kernel's util_avg/util_est",
 	.needs = SL_CAP(SL_CAP_RUNQUEUES) | SL_CAP(SL_CAP_TP_SCHED_SWITCH) |
 		 SL_CAP(SL_CAP_TP_SCHED_WAKEUP) | SL_CAP(SL_CAP_TP_SCHED_WAKEUP_NEW) |
-		 SL_CAP(SL_CAP_TP_SCHED_PROCESS_EXIT) | SL_CAP(SL_CAP_TP_PELT_SE),
+		 SL_CAP(SL_CAP_TP_SCHED_PROCESS_EXIT),
 	.init = signals_feature_init,
 	.exit = signals_feature_exit,
 	.enable = signals_enable,

@@ -134,6 +134,7 @@ timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
 	-chardev socket,id=vfs1,path="$run/results.sock" -device vhost-user-fs-pci,chardev=vfs1,tag=results \
 	-kernel "$VMLINUZ" -initrd "$initrd" -append "$append" \
 	-display none -no-reboot -monitor none -serial file:"$results/console.log" \
+	${SCHEDLAB_VM_QEMU_EXTRA:-} \
 	</dev/null >"$run/qemu.log" 2>&1
 qrc=$?
 set -e
