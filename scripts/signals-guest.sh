@@ -8,16 +8,17 @@ sys=/sys/kernel/schedlab/signals
 insmod "$ko"
 cg=/sys/fs/cgroup/schedlab-ref
 mkdir -p $cg
-echo "$(stat -c %i $cg)" > $sys/filter_cgroup
+stat -c %i $cg > $sys/filter_cgroup
 echo 10 > $sys/sample_ms
 echo 1 > $sys/enabled
 uname -r > "$SCHEDLAB_RESULTS/kernel.txt"
 workload() {
 	echo $BASHPID > $cg/cgroup.procs
-	taskset -c 1 $load -n periodic duty 4 20 3500 &
-	sleep 1
-	taskset -c 1 $load -n nice0 spin 1500 &
-	taskset -c 1 nice -n 10 $load -n nice10 spin 1500 &
+	# started together, the busy pair held back by 2 s (-d) so that
+	# all three have finished exec before anything runs
+	taskset -c 1 $load -n periodic -d 1000 duty 4 20 4500 &
+	taskset -c 1 $load -n nice0 -d 2500 spin 1500 &
+	taskset -c 1 nice -n 10 $load -n nice10 -d 2500 spin 1500 &
 	wait
 }
 trace-cmd record -q -o /tmp/trace.dat -e schedlab:signals_task -e schedlab:signals_cpu \
@@ -26,7 +27,8 @@ trace-cmd report -i /tmp/trace.dat > "$SCHEDLAB_RESULTS/trace.txt" 2>/dev/null
 {
 	echo "### schedlab signals, reference workload on $(uname -r): last sample of each task"
 	for t in periodic nice0 nice10; do
-		grep "signals_task: sample .*comm=$t " "$SCHEDLAB_RESULTS/trace.txt" | tail -1 | sed 's/.*signals_task: //'
+		grep -E "signals_task: +sample .*comm=$t " "$SCHEDLAB_RESULTS/trace.txt" | tail -1 |
+			sed -E 's/.*signals_task: +//' || true
 	done
 } > "$SCHEDLAB_RESULTS/summary.txt"
 echo 0 > $sys/enabled

@@ -2,12 +2,14 @@
 /*
  * sl_load: small, exactly shaped CPU loads for the signals experiments.
  *
- *   sl_load [-n COMM] spin MS                  busy for MS ms of wall time
- *   sl_load [-n COMM] duty RUN_MS PERIOD_MS MS  every PERIOD_MS, burn RUN_MS
- *                                               of CPU time, then sleep to the
- *                                               next period; for MS ms
+ *   sl_load [-n COMM] [-d MS] spin MS                  busy for MS ms of wall time
+ *   sl_load [-n COMM] [-d MS] duty RUN_MS PERIOD_MS MS  every PERIOD_MS, burn
+ *                                    RUN_MS of CPU time, then sleep to the next
+ *                                    period; for MS ms
  *
- * -n sets the task's comm (for schedlab's filter_comm). Pin, renice or
+ * -n sets the task's comm (for schedlab's filter_comm); -d sleeps MS ms
+ * first, so that loads started together (exec is slow under emulation)
+ * begin at a known moment. Pin, renice or
  * make it real-time with taskset, nice and chrt. Exit status 2 on bad
  * arguments.
  */
@@ -38,7 +40,7 @@ static int num(const char *s, long *out)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sl_load [-n COMM] spin MS | duty RUN_MS PERIOD_MS MS\n");
+	fprintf(stderr, "usage: sl_load [-n COMM] [-d MS] spin MS | duty RUN_MS PERIOD_MS MS\n");
 	return 2;
 }
 
@@ -47,9 +49,19 @@ int main(int argc, char **argv)
 	long a, b, c;
 	int i = 1;
 
-	if (argc > 2 && !strcmp(argv[1], "-n")) {
-		prctl(PR_SET_NAME, argv[2]);
-		i = 3;
+	if (argc > i + 1 && !strcmp(argv[i], "-n")) {
+		prctl(PR_SET_NAME, argv[i + 1]);
+		i += 2;
+	}
+	if (argc > i + 1 && !strcmp(argv[i], "-d")) {
+		struct timespec d;
+
+		if (num(argv[i + 1], &a))
+			return usage();
+		d.tv_sec = a / 1000;
+		d.tv_nsec = (a % 1000) * 1000000L;
+		nanosleep(&d, NULL);
+		i += 2;
 	}
 	if (argc - i == 2 && !strcmp(argv[i], "spin") && !num(argv[i + 1], &a)) {
 		long long end = ns_of(CLOCK_MONOTONIC) + a * 1000000LL;
