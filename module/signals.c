@@ -394,7 +394,7 @@ static bool snapshot_entry(struct sig_task *e, struct sl_signals *s, int *cpu)
  * Compare the model with the kernel's util_avg at the kernel's last update
  * of the task's signal; under RCU (see "Tasks"). Skipped while the model
  * warms up, when the kernel's pair changes under us, or when schedlab's
- * last event is newer than the kernel's update.
+ * last event is more than a PELT period newer than the kernel's update.
  */
 static void check_model(struct sig_task *e, u64 now)
 {
@@ -402,6 +402,7 @@ static void check_model(struct sig_task *e, u64 now)
 	struct sl_signals s;
 	unsigned long model;
 	u64 lut, err;
+	s64 ahead;
 	long kernel;
 	int cpu;
 
@@ -418,10 +419,20 @@ static void check_model(struct sig_task *e, u64 now)
 	    READ_ONCE(sa->util_avg) != kernel || !lut)
 		return;
 	if (now - e->model_since_ns < SIGNALS_MODEL_WARMUP_NS ||
-	    !snapshot_entry(e, &s, &cpu) ||
-	    (s64)(lut - s.model.last_update_time) < 0)
+	    !snapshot_entry(e, &s, &cpu))
 		return;
-	model = sl_signals_model_at(&s, lut, model_scale(cpu));
+	ahead = (s64)(s.model.last_update_time - lut);
+	if (ahead <= 0)
+		model = sl_signals_model_at(&s, lut, model_scale(cpu));
+	else if (ahead < SL_PELT_PERIOD_NS)
+		/*
+		 * Updated at the same event as the kernel (a switch), its
+		 * 1024 ns steps in another phase: util_avg moves only at
+		 * period boundaries, compare as is.
+		 */
+		model = s.model.util_avg;
+	else
+		return;
 	err = abs((long)model - kernel);
 	if (err > e->model_err_max) {
 		e->model_err_max = err;

@@ -1,5 +1,8 @@
-# Load and unload 20 times with cpu_signals enabled (period 1 ms, trace event
-# on) under a context-switch load; then no trace of the module may remain.
+# Load and unload 20 times with cpu_signals (period 1 ms, trace event on),
+# signals (sample 1 ms, trace events on) and dlparams enabled under a
+# context-switch load, so that the probes, the sampler and the tasks'
+# RCU-freed entries are live at every unload; then no trace of the module
+# may remain.
 # vm-run fails the whole run on any splat in dmesg.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
@@ -9,12 +12,14 @@ unload
 ctx=$!
 fails=0
 for i in $(seq 20); do
-	insmod "$KO" enable=cpu_signals || { fails=$((fails + 1)); continue; }
+	insmod "$KO" enable=cpu_signals,signals,dlparams || { fails=$((fails + 1)); continue; }
 	echo 1 > $SYS/cpu_signals/period_ms
-	echo 1 > $TRACING/events/schedlab/cpu_signals/enable
-	cat $DBG/status $DBG/cpu_signals/report >/dev/null || fails=$((fails + 1))
+	echo 1 > $SYS/signals/sample_ms
+	echo 1 > $TRACING/events/schedlab/enable
+	cat $DBG/status $DBG/cpu_signals/report $DBG/signals/tasks $DBG/signals/cpus >/dev/null ||
+		fails=$((fails + 1))
 	sleep 0.1
-	echo 0 > $TRACING/events/schedlab/cpu_signals/enable
+	echo 0 > $TRACING/events/schedlab/enable
 	rmmod schedlab || fails=$((fails + 1))
 done
 is "$fails" 0 "20 load/enable/unload cycles under a context-switch load"
