@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dlparams_check: in-guest tests of /dev/dlparams (TAP on stdout).
+ * dlparams_check: in-guest tests of /dev/dlparams ("ok - ..." / "not ok - ..."
+ * lines on stdout, tests/lib/tap.h).
  *
  *   dlparams_check accuracy SAMPLES   every path against a reference, on a
  *                                     SCHED_DEADLINE thread spinning through
@@ -20,7 +21,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +35,7 @@
 
 #include "../../tools/lib/dlparams.h"
 #include "../../tools/lib/dl_util.h"
+#include "../lib/tap.h"
 
 #define FLAG_DL_DYNAMIC 0x01
 #define US 1000LL
@@ -43,21 +44,7 @@
 /* samples whose reference read took longer than this are not compared */
 #define MAX_WINDOW_NS (200 * US)
 
-static int tap_n, tap_fail;
 
-static void tap(int pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	printf("%sok %d - ", pass ? "" : "not ", ++tap_n);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	if (!pass)
-		tap_fail++;
-	fflush(stdout);
-}
 
 static int64_t cputime(void)
 {
@@ -507,7 +494,6 @@ int main(int argc, char **argv)
 	int ret = 2;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	if (argc >= 2 && !strcmp(argv[1], "accuracy"))
 		ret = accuracy(argc > 2 ? atoi(argv[2]) : 300);
 	else if (argc >= 2 && !strcmp(argv[1], "remote"))
@@ -516,6 +502,5 @@ int main(int argc, char **argv)
 		ret = errors();
 	else
 		fprintf(stderr, "usage: %s accuracy|remote|errors [N]\n", argv[0]);
-	printf("1..%d\n", tap_n);
-	return ret || tap_fail ? 1 : 0;
+	return ret || tap_failures ? 1 : 0;
 }

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,24 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/tap.h"
+
 #define TASKS "/sys/kernel/debug/schedlab/signals/tasks"
 #define LOAD_CPU 1
 
-static int failed;
 
-static void tap(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", cond ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!cond)
-		failed = 1;
-}
 
 static long long now_ns(void)
 {
@@ -320,7 +307,7 @@ int main(int argc, char **argv)
 		hog();
 	else
 		goto usage;
-	return failed;
+	return tap_failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: signals_check always|nice|duty|hog\n");
 	return 2;

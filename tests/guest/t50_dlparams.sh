@@ -21,14 +21,7 @@ export DLPARAMS_CGROUP=$cg
 for mode in errors "accuracy 250" "remote 50"; do
 	diag "--- dlparams_check $mode"
 	out=$("$HOSTBIN/dlparams_check" $mode 2>&1); rc=$?
-	echo "$out" | grep -v -e '^TAP version' -e '^1\.\.' | sed -e 's/^ok [0-9]* - /ok - /' -e 's/^not ok [0-9]* - /not ok - /' > /tmp/dlc.out
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) _tap_result 1 "${line#ok - }" ;;
-		"not ok - "*) _tap_result 0 "${line#not ok - }" ;;
-		*) echo "$line" ;;
-		esac
-	done < /tmp/dlc.out
+	tap_lines <<<"$out"
 	is "$rc" 0 "dlparams_check $mode exit status"
 done
 # The examples decide from the leftover runtime.

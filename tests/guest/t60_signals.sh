@@ -27,13 +27,7 @@ ok "grep -q '^tracked' $DBG/signals/stats" "debugfs signals/stats present"
 for sc in always nice duty hog; do
 	diag "--- signals_check $sc"
 	out=$("$HOSTBIN/signals_check" $sc 2>&1); rc=$?
-	while IFS= read -r line; do
-		case $line in
-		"ok - "*) _tap_result 1 "${line#ok - }" ;;
-		"not ok - "*) _tap_result 0 "${line#not ok - }" ;;
-		*) echo "$line" ;;
-		esac
-	done <<<"$out"
+	tap_lines <<<"$out"
 	is "$rc" 0 "signals_check $sc exit status"
 done
 

@@ -17,43 +17,20 @@
  * test_pelt.sh numbers into TAP. Usage: test_pelt [PATH_TO_PELT_CLI]
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pelt_core.h"
+#include "../lib/tap.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PERIOD_NS	1048576.0	/* 2^20 */
 #define HISTORY		2200		/* periods summed; y^2200 < 2^-68 */
 
 static double y;	/* 0.5^(1/32) */
-static int failures;
 
-static void check(int cond, const char *fmt, ...)
-{
-	va_list ap;
 
-	printf("%s - ", cond ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		failures++;
-}
-
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 /* xorshift64*: a fixed, portable random sequence */
 static u64 rng_state = 0x5ced1ab5eed2024ULL;
@@ -163,17 +140,17 @@ static void test_table(void)
 		double pow2 = floor(4294967296.0 * pow(y, n));
 
 		if (sl_pelt_y_inv[n] != want) {
-			diag("y_inv[%d] = %#x, want %#x", n, sl_pelt_y_inv[n],
+			tap_diag("y_inv[%d] = %#x, want %#x", n, sl_pelt_y_inv[n],
 			     want);
 			same = 0;
 		}
 		if (pow2 != want)
 			off_by_one += (pow2 - want == 1);
 	}
-	check(same, "inverse table is floor((2^32 - 1) * y^n), n = 0..31");
-	diag("floor(2^32 * y^n) is one more in %d entries (and 2^32 at n = 0)",
+	tap(same, "inverse table is floor((2^32 - 1) * y^n), n = 0..31");
+	tap_diag("floor(2^32 * y^n) is one more in %d entries (and 2^32 at n = 0)",
 	     off_by_one - 1);
-	check(fabs(pow(y, SL_PELT_HALFLIFE) - 0.5) < 1e-12, "y^32 = 1/2");
+	tap(fabs(pow(y, SL_PELT_HALFLIFE) - 0.5) < 1e-12, "y^32 = 1/2");
 }
 
 static void test_load_avg_max(void)
@@ -189,16 +166,16 @@ static void test_load_avg_max(void)
 		n++;
 	}
 	/* n - 1 steps changed it: terms y^0 .. y^(n - 2), kernel's _N = n - 2 */
-	diag("integer series converges to %llu with terms y^0..y^%d (real sum %.1f)",
+	tap_diag("integer series converges to %llu with terms y^0..y^%d (real sum %.1f)",
 	     (unsigned long long)max, n - 2, 1024 / (1 - y));
-	check(max == SL_PELT_LOAD_AVG_MAX,
+	tap(max == SL_PELT_LOAD_AVG_MAX,
 	      "LOAD_AVG_MAX %d is the fixed point of the integer series (%llu)",
 	      SL_PELT_LOAD_AVG_MAX, (unsigned long long)max);
 	sl_pelt_init(&sa, 0, 0);
 	ok = sl_pelt_divider(&sa) == max - 1024;
 	sl_pelt_update(&sa, 512 * 1024 + 1000, true, 1024);
 	ok &= sl_pelt_divider(&sa) == max - 1024 + 512;
-	check(ok, "divider is LOAD_AVG_MAX - 1024 + period_contrib");
+	tap(ok, "divider is LOAD_AVG_MAX - 1024 + period_contrib");
 }
 
 static void test_decay_load(void)
@@ -231,8 +208,8 @@ static void test_decay_load(void)
 		if (want > 1e12 && fabs(err / want) > fabs(worst_rel))
 			worst_rel = err / want;
 	}
-	check(ok, "decay_load(val, n) = val * y^n rounded down (within 2 + 3 * 2^-32 * val), 0 past 63 half-lives");
-	diag("decay_load worst error %.3f for val < 2^32, worst relative %.3g for val * y^n > 1e12",
+	tap(ok, "decay_load(val, n) = val * y^n rounded down (within 2 + 3 * 2^-32 * val), 0 past 63 half-lives");
+	tap_diag("decay_load worst error %.3f for val < 2^32, worst relative %.3g for val * y^n > 1e12",
 	     worst, worst_rel);
 }
 
@@ -284,12 +261,12 @@ static void test_always_running(void)
 		t += rnd_range(100000, 3000000);
 		pair_step(&pp, t, 1, 1024);
 	}
-	diag("always running: util %lu (ref %.2f) after %.1f ms, worst diff %.2f",
+	tap_diag("always running: util %lu (ref %.2f) after %.1f ms, worst diff %.2f",
 	     sl_pelt_util_now(&pp.sa), ref_util(&pp.rf), t / 1e6, pp.worst);
-	check(sl_pelt_util_now(&pp.sa) >= 1018 && pp.bad_range == 0,
+	tap(sl_pelt_util_now(&pp.sa) >= 1018 && pp.bad_range == 0,
 	      "always running converges to 1018..1024");
-	check(fabs(pp.worst) <= 2, "always running within 2 of the reference at all %d updates", i);
-	check(pp.stale_bad == 0,
+	tap(fabs(pp.worst) <= 2, "always running within 2 of the reference at all %d updates", i);
+	tap(pp.stale_bad == 0,
 	      "util_avg refreshed exactly when a period boundary is crossed");
 	ref_free(&pp.rf);
 }
@@ -317,10 +294,10 @@ static void test_duty_cycle(void)
 				worst_at_boundary = u - 512;
 		}
 	}
-	diag("50%% duty cycle: util at period starts %.0f..%.0f, worst diff to ref %.2f",
+	tap_diag("50%% duty cycle: util at period starts %.0f..%.0f, worst diff to ref %.2f",
 	     lo, hi, pp.worst);
-	check(fabs(worst_at_boundary) <= 2, "50%% duty cycle settles at 512 +- 2 at period boundaries");
-	check(fabs(pp.worst) <= 2, "50%% duty cycle within 2 of the reference at every switch");
+	tap(fabs(worst_at_boundary) <= 2, "50%% duty cycle settles at 512 +- 2 at period boundaries");
+	tap(fabs(pp.worst) <= 2, "50%% duty cycle within 2 of the reference at every switch");
 	ref_free(&pp.rf);
 
 	/* 3 ms on, 3 ms off: oscillates around 512 */
@@ -337,9 +314,9 @@ static void test_duty_cycle(void)
 		if (k > 200)
 			lo = fmin(lo, sl_pelt_util_now(&pp.sa));
 	}
-	diag("3 ms on / 3 ms off: util %.0f..%.0f, worst diff to ref %.2f",
+	tap_diag("3 ms on / 3 ms off: util %.0f..%.0f, worst diff to ref %.2f",
 	     lo, hi, pp.worst);
-	check(lo < 512 && hi > 512 && hi - lo < 60 && fabs(pp.worst) <= 2,
+	tap(lo < 512 && hi > 512 && hi - lo < 60 && fabs(pp.worst) <= 2,
 	      "3 ms on/off oscillates around 512 and follows the reference");
 	ref_free(&pp.rf);
 }
@@ -366,8 +343,8 @@ static void test_idle_decay(void)
 				worst = d;
 		}
 	}
-	diag("idle decay worst diff %.3f", worst);
-	check(ok, "idle util after n periods is u * y^n (rounded down, within 1.5)");
+	tap_diag("idle decay worst diff %.3f", worst);
+	tap(ok, "idle util after n periods is u * y^n (rounded down, within 1.5)");
 
 	/* ramp for 50 ms then idle 200 ms in one update each */
 	{
@@ -376,9 +353,9 @@ static void test_idle_decay(void)
 		pair_init(&pp, 0);
 		pair_step(&pp, 50000000, 1, 1024);
 		pair_step(&pp, 250000000, 0, 1024);
-		diag("ramp 50 ms then idle 200 ms: %lu (ref %.2f)",
+		tap_diag("ramp 50 ms then idle 200 ms: %lu (ref %.2f)",
 		     sl_pelt_util_now(&pp.sa), ref_util(&pp.rf));
-		check(fabs(pp.worst) <= 2, "one-update ramp then idle decay within 2 of the reference");
+		tap(fabs(pp.worst) <= 2, "one-update ramp then idle decay within 2 of the reference");
 		ref_free(&pp.rf);
 	}
 }
@@ -420,11 +397,11 @@ static void test_random(void)
 		stale_bad += pp.stale_bad;
 		ref_free(&pp.rf);
 	}
-	diag("random sequences: %d updates, worst core - ref %.3f", updates, worst);
-	check(fabs(worst) <= 2.5,
+	tap_diag("random sequences: %d updates, worst core - ref %.3f", updates, worst);
+	tap(fabs(worst) <= 2.5,
 	      "300 random running/idle sequences (ns boundaries, scaled) within 2.5 of the reference");
-	check(bad_range == 0, "util stays within 0..1024");
-	check(stale_bad == 0, "util_avg only refreshed on period boundaries");
+	tap(bad_range == 0, "util stays within 0..1024");
+	tap(stale_bad == 0, "util_avg only refreshed on period boundaries");
 }
 
 static void test_rampup(void)
@@ -445,15 +422,15 @@ static void test_rampup(void)
 			worst_hi = fabs(d) > fabs(worst_hi) ? d : worst_hi;
 		}
 	}
-	diag("rampup worst (periods): %.3f up to 985, %.3f for 986..1000",
+	tap_diag("rampup worst (periods): %.3f up to 985, %.3f for 986..1000",
 	     worst, worst_hi);
-	check(ok, "rampup 0 -> u within a period of 32 * log2(1024 / (1024 - u)) periods, u = 1..985");
-	check(ok_hi, "rampup 0 -> u within two periods of it, u = 986..1000");
-	check(sl_pelt_approx_runtime(0) == 0, "rampup to 0 takes no time");
-	check(sl_pelt_approx_runtime(1024) < (u64)SL_PELT_MAX_PERIODS * (1 << 20),
+	tap(ok, "rampup 0 -> u within a period of 32 * log2(1024 / (1024 - u)) periods, u = 1..985");
+	tap(ok_hi, "rampup 0 -> u within two periods of it, u = 986..1000");
+	tap(sl_pelt_approx_runtime(0) == 0, "rampup to 0 takes no time");
+	tap(sl_pelt_approx_runtime(1024) < (u64)SL_PELT_MAX_PERIODS * (1 << 20),
 	      "util 1024 is reached before the iteration cap (%.1f ms)",
 	      sl_pelt_approx_runtime(1024) / 1e6);
-	check(sl_pelt_approx_runtime(5000) == sl_pelt_approx_runtime(1024),
+	tap(sl_pelt_approx_runtime(5000) == sl_pelt_approx_runtime(1024),
 	      "util above 1024 is taken as 1024");
 }
 
@@ -471,7 +448,7 @@ static void test_round_trip(void)
 		    sl_pelt_approx_util_avg(0, t - (1 << 20)) >= (unsigned long)u)
 			ok = 0;
 	}
-	check(ok, "approx_util_avg(0, approx_runtime(u)) >= u, one period less < u, u = 1..1024");
+	tap(ok, "approx_util_avg(0, approx_runtime(u)) >= u, one period less < u, u = 1..1024");
 
 	/* time -> util -> time, where util still grows > 2 per period */
 	for (i = 0; i < 2000; i++) {
@@ -484,8 +461,8 @@ static void test_round_trip(void)
 		ok2 &= fabs(d) <= 1;
 		worst = fabs(d) > fabs(worst) ? d : worst;
 	}
-	check(ok2, "approx_runtime(approx_util_avg(0, t)) within a period of t (util <= 900)");
-	diag("time round trip worst %.3f periods", worst);
+	tap(ok2, "approx_runtime(approx_util_avg(0, t)) within a period of t (util <= 900)");
+	tap_diag("time round trip worst %.3f periods", worst);
 
 	/* against the closed form, from any start, at any (1024 ns) time */
 	worst = 0;
@@ -497,14 +474,14 @@ static void test_round_trip(void)
 		ok3 &= fabs(d) <= 2;
 		worst = fabs(d) > fabs(worst) ? d : worst;
 	}
-	check(ok3, "approx_util_avg(u, t) within 2 of 1024 - (1024 - u) * y^(t / period)");
-	diag("approx_util_avg worst diff %.3f", worst);
-	check(sl_pelt_approx_util_avg(1024, 10000000000ULL) == 1024 &&
+	tap(ok3, "approx_util_avg(u, t) within 2 of 1024 - (1024 - u) * y^(t / period)");
+	tap_diag("approx_util_avg worst diff %.3f", worst);
+	tap(sl_pelt_approx_util_avg(1024, 10000000000ULL) == 1024 &&
 	      sl_pelt_approx_util_avg(0, 10000000000ULL) == 1024 &&
 	      sl_pelt_approx_util_avg(0, (u64)SL_PELT_MAX_PERIODS << 20) ==
 	      sl_pelt_approx_util_avg(0, (u64)SL_PELT_MAX_PERIODS << 24),
 	      "long runs saturate at 1024 within the iteration cap");
-	check(sl_pelt_approx_util_avg(300, 0) == 300 &&
+	tap(sl_pelt_approx_util_avg(300, 0) == 300 &&
 	      sl_pelt_approx_util_avg(300, 1023) == 300,
 	      "no whole 1024 ns unit, no change");
 }
@@ -536,10 +513,10 @@ static void test_threshold(void)
 				     sl_pelt_fits_before_tick(thr + 1, cap, tick))))
 				consistent = 0;
 		}
-		check(ok, "tick %g ms: margin threshold within 2 of the float reference, capacity 1..1024",
+		tap(ok, "tick %g ms: margin threshold within 2 of the float reference, capacity 1..1024",
 		      ticks_ms[i]);
-		diag("tick %g ms: worst threshold diff %d", ticks_ms[i], worst);
-		check(mono && consistent,
+		tap_diag("tick %g ms: worst threshold diff %d", ticks_ms[i], worst);
+		tap(mono && consistent,
 		      "tick %g ms: threshold monotonic in capacity, and the largest util that fits",
 		      ticks_ms[i]);
 	}
@@ -586,7 +563,7 @@ static void test_cli(const char *cli)
 	n1 = run_margin(cli, "--tick-ms 1", r1, 64);
 	n4 = run_margin(cli, "--tick-ms 4", r4, 64);
 	nd = run_margin(cli, "", rd, 64);
-	check(n1 >= 8 && n4 == n1, "CLI margin tables for 1 and 4 ms ticks (%d, %d rows)",
+	tap(n1 >= 8 && n4 == n1, "CLI margin tables for 1 and 4 ms ticks (%d, %d rows)",
 	      n1, n4);
 	if (n1 < 8 || n4 != n1)
 		return;
@@ -620,12 +597,12 @@ static void test_cli(const char *cli)
 			if (r[i].mainline != (unsigned long)floor(r[i].cap * 0.8))
 				main_ok = 0;
 		}
-		check(ok, "CLI %s ms tick: every threshold within 2 of the float reference (worst %d)",
+		tap(ok, "CLI %s ms tick: every threshold within 2 of the float reference (worst %d)",
 		      t ? "4" : "1", worst);
-		check(mono, "CLI %s ms tick: threshold monotonic in capacity", t ? "4" : "1");
-		check(ramp_ok, "CLI %s ms tick: ramp-up times within a period of the closed form",
+		tap(mono, "CLI %s ms tick: threshold monotonic in capacity", t ? "4" : "1");
+		tap(ramp_ok, "CLI %s ms tick: ramp-up times within a period of the closed form",
 		      t ? "4" : "1");
-		check(main_ok, "CLI %s ms tick: mainline column is 80%% of capacity", t ? "4" : "1");
+		tap(main_ok, "CLI %s ms tick: mainline column is 80%% of capacity", t ? "4" : "1");
 	}
 
 	ok = 1;
@@ -633,12 +610,12 @@ static void test_cli(const char *cli)
 		if (r4[i].cap != r1[i].cap ||
 		    (r1[i].cap < 1024 ? r4[i].thr >= r1[i].thr : r4[i].thr > r1[i].thr))
 			ok = 0;
-	check(ok, "4 ms thresholds below the 1 ms ones (equal at 1024)");
+	tap(ok, "4 ms thresholds below the 1 ms ones (equal at 1024)");
 
 	ok = nd == n4;
 	for (i = 0; ok && i < nd; i++)
 		ok = rd[i].cap == r4[i].cap && rd[i].thr == r4[i].thr;
-	check(ok, "default tick is 4 ms");
+	tap(ok, "default tick is 4 ms");
 
 	nc = run_margin(cli, "--cap 100 --cap=700 --cap 100 --tick-ms=1", rc, 64);
 	ok = nc == n1 + 2;
@@ -646,7 +623,7 @@ static void test_cli(const char *cli)
 		if (rc[i].cap == 100 || rc[i].cap == 700)
 			ok = labs(rc[i].thr - ref_threshold(rc[i].cap, 1e6)) <= 2;
 	}
-	check(ok, "--cap adds capacities once each, sorted in (%d rows)", nc);
+	tap(ok, "--cap adds capacities once each, sorted in (%d rows)", nc);
 }
 
 int main(int argc, char **argv)
@@ -665,5 +642,5 @@ int main(int argc, char **argv)
 	test_threshold();
 	if (argc > 1)
 		test_cli(argv[1]);
-	return failures ? 1 : 0;
+	return tap_failures ? 1 : 0;
 }

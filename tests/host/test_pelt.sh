@@ -10,40 +10,18 @@ cd "$top"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-CC=${CC:-cc}
+. "$top/tests/lib/host_c.sh"
 
 # the CLI with its documented build line, the test as gnu11 with libm
 if ! out=$($CC -O2 -Wall -Wextra -Werror -Imodule -o "$tmp/pelt" tools/pelt/pelt.c module/pelt_core.c 2>&1); then
 	_tap_result 0 "build tools/pelt/pelt"; diag "$out"; done_testing; exit
 fi
 _tap_result 1 "build tools/pelt/pelt"
-if ! out=$($CC -std=gnu11 -O2 -Wall -Wextra -Werror -Imodule -o "$tmp/test_pelt" tests/host/test_pelt.c module/pelt_core.c -lm 2>&1); then
-	_tap_result 0 "build tests/host/test_pelt"; diag "$out"; done_testing; exit
-fi
-_tap_result 1 "build tests/host/test_pelt"
-
-# Kernel-style core: no floating point (general registers only, where the
-# compiler has the option) and nothing undefined, i.e. no libc calls.
-fpflags=()
-if $CC -mgeneral-regs-only -x c -c -o /dev/null /dev/null 2>/dev/null; then
-	fpflags=(-mgeneral-regs-only)
-fi
-ok '$CC -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding "${fpflags[@]}" -Imodule -c -o "$tmp/pelt_core.o" module/pelt_core.c' \
-	"pelt_core.c builds freestanding ${fpflags[*]}"
-is "$(nm -u "$tmp/pelt_core.o" 2>/dev/null | awk '{print $2}' | tr '\n' ' ')" "" \
-	"pelt_core.o calls nothing outside itself"
-
-# the C tests: "ok - ..." / "not ok - ..." lines, numbered here
-"$tmp/test_pelt" "$tmp/pelt" >"$tmp/out" 2>&1
-rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok - "*) _tap_result 1 "${line#ok - }" ;;
-	"not ok - "*) _tap_result 0 "${line#not ok - }" ;;
-	*) diag "${line#\# }" ;;
-	esac
-done <"$tmp/out"
-ok '[ $rc = 0 ] || [ $rc = 1 ]' "test_pelt ran to the end (exit $rc)"
+host_cc tests/host/test_pelt "$tmp/test_pelt" tests/host/test_pelt.c module/pelt_core.c -lm ||
+	{ done_testing; exit; }
+freestanding module/pelt_core.c "$tmp/pelt_core.o"
+# the C tests against a floating-point reference
+run_checks test_pelt "$tmp/test_pelt" "$tmp/pelt"
 
 # rampup and util-after against the closed forms (period 2^20 ns)
 p=$tmp/pelt

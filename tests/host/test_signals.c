@@ -11,27 +11,14 @@
  * Prints "ok - ..." / "not ok - ..." lines; exit 1 if any failed.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "signals_core.h"
+#include "../lib/tap.h"
 
 #define MS 1000000ULL
-static int failed;
 
-static void check(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s - ", cond ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		failed = 1;
-}
 
 /* continuous PELT: u' relaxes to 1024*x with half-life 32 periods of 2^20 ns */
 struct cref { double u; };
@@ -69,17 +56,17 @@ int main(void)
 		cref_run(&cm, 4 * MS, 0);
 		cref_run(&cw, 4 * MS, 1);
 	}
-	check(exact, "util_burst of a task waiting half the time equals an always-running signal on the running clock, at every slice (%lu)",
+	tap(exact, "util_burst of a task waiting half the time equals an always-running signal on the running clock, at every slice (%lu)",
 	      s.burst.util_avg);
 	sl_signals_read(&s, now, now, 1024, &v);
-	check(v.burst >= 1000, "util_burst of a half-time waiter rises toward 1024 (%lu)", v.burst);
-	check(fabs((double)v.time - cm.u) <= 0.03 * 1024,
+	tap(v.burst >= 1000, "util_burst of a half-time waiter rises toward 1024 (%lu)", v.burst);
+	tap(fabs((double)v.time - cm.u) <= 0.03 * 1024,
 	      "time-domain util settles at its share: %lu vs reference %.0f", v.time, cm.u);
-	check(fabs((double)v.model - cm.u) <= 0.03 * 1024,
+	tap(fabs((double)v.model - cm.u) <= 0.03 * 1024,
 	      "model util (scale 1024) equals its share: %lu vs reference %.0f", v.model, cm.u);
-	check(fabs((double)v.waiting - cw.u) <= 0.03 * 1024,
+	tap(fabs((double)v.waiting - cw.u) <= 0.03 * 1024,
 	      "waiting_avg settles at the waiting share: %lu vs reference %.0f", v.waiting, cw.u);
-	check(v.running_ns == 1000 * MS && v.waiting_ns == 1000 * MS && v.sleeping_ns == 0,
+	tap(v.running_ns == 1000 * MS && v.waiting_ns == 1000 * MS && v.sleeping_ns == 0,
 	      "time in states: running %llu ms, waiting %llu ms, sleeping %llu ms",
 	      (unsigned long long)(v.running_ns / MS), (unsigned long long)(v.waiting_ns / MS),
 	      (unsigned long long)(v.sleeping_ns / MS));
@@ -96,16 +83,16 @@ int main(void)
 		cref_run(&cm, 16 * MS, 0);
 	}
 	sl_signals_read(&s, now, now, 1024, &v);
-	check(fabs((double)v.burst - cm.u) <= 0.03 * 1024 && v.burst == v.time,
+	tap(fabs((double)v.burst - cm.u) <= 0.03 * 1024 && v.burst == v.time,
 	      "20%% duty alone: util_burst %lu = time util %lu = reference %.0f (no waiting, same clock)",
 	      v.burst, v.time, cm.u);
-	check(v.waiting == 0, "20%% duty alone: waiting_avg 0 (%lu)", v.waiting);
+	tap(v.waiting == 0, "20%% duty alone: waiting_avg 0 (%lu)", v.waiting);
 
 	/* 3. invariance: the model at scale 512 gets half, the others not */
 	sl_signals_init(&s, now, now, SL_TASK_RUNNING, 0);
 	now += 2000 * MS;
 	sl_signals_read(&s, now, now, 512, &v);
-	check(v.model >= 500 && v.model <= 512 && v.time >= 1000,
+	tap(v.model >= 500 && v.model <= 512 && v.time >= 1000,
 	      "always running at scale 512: model %lu (~512), time util %lu (~1024)", v.model, v.time);
 
 	/* 4. waiting behind a hog: waiting_avg rises, model/time decay, burst frozen */
@@ -115,41 +102,41 @@ int main(void)
 	sl_signals_read(&s, now, now, 1024, &w);
 	now += 200 * MS;
 	sl_signals_read(&s, now, now, 1024, &v);
-	check(v.waiting > w.waiting + 900 && v.model < w.model / 2 && v.burst == w.burst,
+	tap(v.waiting > w.waiting + 900 && v.model < w.model / 2 && v.burst == w.burst,
 	      "200 ms waiting: waiting_avg %lu -> %lu, model %lu -> %lu, util_burst unchanged %lu",
 	      w.waiting, v.waiting, w.model, v.model, v.burst);
 
 	/* 5. read() does not change the state; event at the same time agrees */
 	t = s;
 	sl_signals_read(&s, now + 7 * MS, now + 7 * MS, 1024, &v);
-	check(memcmp(&t, &s, sizeof(s)) == 0, "sl_signals_read leaves the state untouched");
+	tap(memcmp(&t, &s, sizeof(s)) == 0, "sl_signals_read leaves the state untouched");
 	sl_signals_event(&t, now + 7 * MS, now + 7 * MS, SL_TASK_WAITING, 1024);
-	check(t.model.util_avg == v.model && t.burst.util_avg == v.burst &&
+	tap(t.model.util_avg == v.model && t.burst.util_avg == v.burst &&
 	      t.waiting.util_avg == v.waiting && t.time.util_avg == v.time,
 	      "a read equals an event at the same instant in the same state");
 
 	/* 6. a clock going backwards changes nothing and breaks nothing */
 	t = s;
 	sl_signals_event(&s, s.last_ns - 5 * MS, s.last_ns - 5 * MS, SL_TASK_WAITING, 1024);
-	check(s.last_ns == t.last_ns && s.running_ns == t.running_ns &&
+	tap(s.last_ns == t.last_ns && s.running_ns == t.running_ns &&
 	      s.waiting_ns == t.waiting_ns && s.model.last_update_time == t.model.last_update_time,
 	      "an event before the last one accounts no time and moves no clock back");
 
 	/* 7. seeding: the model starts from the kernel's value */
 	sl_signals_init(&s, now, now, SL_TASK_SLEEPING, 700);
 	sl_signals_read(&s, now, now, 1024, &v);
-	check(v.model == 700 && v.time == 700 && v.burst == 700 && v.waiting == 0,
+	tap(v.model == 700 && v.time == 700 && v.burst == 700 && v.waiting == 0,
 	      "seeded at 700: model %lu time %lu burst %lu waiting %lu", v.model, v.time, v.burst, v.waiting);
 	/* 8. model_at and reseed */
 	sl_signals_init(&s, now, now, SL_TASK_RUNNING, 300);
 	now += 40 * MS;
 	sl_signals_read(&s, now, now, 1024, &v);
-	check(sl_signals_model_at(&s, now, 1024) == v.model,
+	tap(sl_signals_model_at(&s, now, 1024) == v.model,
 	      "sl_signals_model_at agrees with sl_signals_read (%lu)", v.model);
 	sl_signals_reseed_model(&s, now, now, 100);
 	sl_signals_read(&s, now, now, 1024, &w);
-	check(w.model == 100 && w.time == v.time && w.running_ns == 40 * MS,
+	tap(w.model == 100 && w.time == v.time && w.running_ns == 40 * MS,
 	      "reseeding restarts the model only (model %lu, time %lu = %lu, running %llu ms)",
 	      w.model, w.time, v.time, (unsigned long long)(w.running_ns / MS));
-	return failed;
+	return tap_failures ? 1 : 0;
 }

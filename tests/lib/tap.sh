@@ -29,6 +29,20 @@ skip() {
 	echo "ok $_tap_n - $1 # SKIP $2"
 }
 diag() { printf '# %s\n' "$@"; }
+# tap_lines: turn a C test program's output (tests/lib/tap.h: "ok - ...",
+# "not ok - ...", "# ...") on stdin into numbered results; other lines
+# become diagnostics.
+tap_lines() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) _tap_result 1 "${line#ok - }" ;;
+		"not ok - "*) _tap_result 0 "${line#not ok - }" ;;
+		"#"*) printf '%s\n' "$line" ;;
+		*) diag "$line" ;;
+		esac
+	done
+}
 done_testing() {
 	echo "1..$_tap_n"
 	[ "$_tap_fail" = 0 ]

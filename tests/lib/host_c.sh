@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Helpers for the host tests of the kernel-agnostic cores (sourced after
+# tests/lib/tap.sh, from the top of the tree).
+CC=${CC:-cc}
+
+# host_cc DESC OUT SRC... [LIBS]: build a host test with the project's
+# flags; one TAP result; returns 1 (after its output) if the build failed.
+host_cc() {
+	local desc=$1 out=$2 msg
+	shift 2
+	if msg=$($CC -std=gnu11 -O2 -Wall -Wextra -Werror -Imodule -o "$out" "$@" 2>&1); then
+		_tap_result 1 "build $desc"
+	else
+		_tap_result 0 "build $desc"; diag "$msg"; return 1
+	fi
+}
+
+# freestanding SRC OBJ [ALLOWED_PREFIX]: kernel-style code builds without
+# libc, without floating point (general registers only where the compiler
+# has the option), and calls nothing outside itself but ALLOWED_PREFIX*.
+freestanding() {
+	local src=$1 obj=$2 allow=${3:-} fpflags=()
+	if $CC -mgeneral-regs-only -x c -c -o /dev/null /dev/null 2>/dev/null; then
+		fpflags=(-mgeneral-regs-only)
+	fi
+	ok '$CC -std=gnu11 -O2 -Wall -Wextra -Werror -ffreestanding "${fpflags[@]}" -Imodule -c -o "$obj" "$src"' \
+		"$(basename "$src") builds freestanding ${fpflags[*]}"
+	is "$(nm -u "$obj" 2>/dev/null | awk '{print $2}' | { if [ -n "$allow" ]; then grep -v "^$allow"; else cat; fi; } | tr '\n' ' ')" "" \
+		"$(basename "$obj") calls nothing outside itself${allow:+ but $allow*}"
+}
+
+# run_checks NAME PROG ARGS...: run a C test program (tests/lib/tap.h) and
+# number its results; it must run to the end (exit 0 or 1).
+run_checks() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1); rc=$?
+	tap_lines <<<"$out"
+	ok '[ $rc = 0 ] || [ $rc = 1 ]' "$name ran to the end (exit $rc)"
+}
