@@ -59,6 +59,8 @@ static struct sl_cap_state caps[SL_NR_CAPS] = {
 	[SL_CAP_EEVDF]			= { "sched_entity::vlag+deadline" },
 	[SL_CAP_UCLAMP]			= { "task_struct::uclamp_req" },
 	[SL_CAP_KPROBES]		= { "kprobes" },
+	[SL_CAP_SCHED_INFO]		= { "CONFIG_SCHED_INFO" },
+	[SL_CAP_TICK_PROBE]		= { "kprobe:tick" },
 };
 
 static void set_cap(enum sl_cap cap, bool present, const char *fmt, ...)
@@ -188,6 +190,44 @@ void *sl_lookup_function(const char *name)
 	return (void *)addr;
 }
 
+/* --- the scheduler tick, EAS -------------------------------------------- */
+
+static const char *tick_function;
+
+/* The tick is a function the kernel renamed (6.10): probe for either name. */
+static void detect_tick_function(void)
+{
+	static const char * const names[] = { "sched_tick", "scheduler_tick" };
+	int i, ret = -ENOENT;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct kprobe kp = { .symbol_name = names[i] };
+
+		ret = register_kprobe(&kp);
+		if (ret < 0)
+			continue;
+		unregister_kprobe(&kp);
+		tick_function = names[i];
+		set_cap(SL_CAP_TICK_PROBE, true, "%s", names[i]);
+		return;
+	}
+	set_cap(SL_CAP_TICK_PROBE, false, "neither sched_tick nor scheduler_tick: %d", ret);
+}
+
+const char *sl_tick_function(void)
+{
+	return tick_function;
+}
+
+int sl_energy_aware(void)
+{
+	unsigned long key = sl_lookup_symbol("sched_energy_present");
+
+	if (!key)
+		return -1;
+	return static_key_enabled((struct static_key *)key) ? 1 : 0;
+}
+
 /* --- struct rq ----------------------------------------------------------- */
 
 void __percpu *sl_runqueues_pcpu;
@@ -280,6 +320,7 @@ int sl_compat_init(void)
 	}
 
 	find_lookup_name();
+	detect_tick_function();
 	detect_runqueues();
 	detect_proxy_exec();
 
@@ -298,6 +339,8 @@ int sl_compat_init(void)
 		SL_HAS_task_struct__se__vlag ? "BTF: EEVDF" : "not in BTF (pre-EEVDF CFS kernel)");
 	set_cap(SL_CAP_UCLAMP, SL_HAS_task_struct__uclamp_req,
 		SL_HAS_task_struct__uclamp_req ? "BTF: uclamp" : "not in BTF (CONFIG_UCLAMP_TASK off)");
+	set_cap(SL_CAP_SCHED_INFO, IS_ENABLED(CONFIG_SCHED_INFO),
+		IS_ENABLED(CONFIG_SCHED_INFO) ? "target kernel config" : "not built in");
 	return 0;
 }
 
@@ -306,4 +349,5 @@ void sl_compat_exit(void)
 	sl_runqueues_pcpu = NULL;
 	proxy_exec_key = NULL;
 	lookup_name = NULL;
+	tick_function = NULL;
 }

@@ -42,6 +42,8 @@ enum sl_cap {
 	SL_CAP_EEVDF,		/* sched_entity::vlag and ::deadline */
 	SL_CAP_UCLAMP,		/* task_struct::uclamp_req */
 	SL_CAP_KPROBES,		/* kprobes can be registered */
+	SL_CAP_SCHED_INFO,	/* CONFIG_SCHED_INFO: sched_info.last_queued, run_delay */
+	SL_CAP_TICK_PROBE,	/* the scheduler tick function can be kprobed */
 	SL_NR_CAPS
 };
 
@@ -65,6 +67,12 @@ void sl_tracepoint_unregister(const char *name, void *probe, void *data);
 
 /* A private symbol's address, or 0. */
 unsigned long sl_lookup_symbol(const char *name);
+
+/* The scheduler tick function (sched_tick, scheduler_tick before 6.10). */
+const char *sl_tick_function(void);
+
+/* Energy-aware scheduling on: 1, off: 0, cannot tell: -1. */
+int sl_energy_aware(void);
 /*
  * A private function's address if it is safe to call through a pointer
  * (see compat.c about IBT), or NULL.

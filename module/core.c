@@ -23,12 +23,14 @@
 #include "cpu_signals.h"
 #include "dlparams.h"
 #include "signals.h"
+#include "overutil.h"
 
 /* The one table of experiments. */
 static struct sl_feature *const sl_features[] = {
 	&cpu_signals_feature,
 	&dlparams_feature,
 	&signals_feature,
+	&overutil_feature,
 };
 
 static char *enable;
@@ -143,7 +145,7 @@ static ssize_t param_show(struct kobject *k, struct kobj_attribute *a, char *buf
 {
 	const struct sl_param *p = to_sl_attr(a)->p;
 	struct sl_feature *f = to_sl_attr(a)->f;
-	char tmp[64];
+	char tmp[SL_PARAM_STR_MAX];
 
 	if (!p->str_size)
 		return sysfs_emit(buf, "%lld\n", READ_ONCE(*p->value));
@@ -157,8 +159,9 @@ static ssize_t param_show(struct kobject *k, struct kobj_attribute *a, char *buf
 static ssize_t param_store_str(struct sl_feature *f, const struct sl_param *p,
 			       const char *buf, size_t count)
 {
-	char tmp[64];
+	char tmp[SL_PARAM_STR_MAX];
 	size_t len = count, i;
+	int ret;
 
 	if (len && buf[len - 1] == '\n')
 		len--;
@@ -174,9 +177,9 @@ static ssize_t param_store_str(struct sl_feature *f, const struct sl_param *p,
 		mutex_unlock(&f->lock);
 		return -EBUSY;
 	}
-	p->set_str(f, tmp);
+	ret = p->set_str(f, tmp);
 	mutex_unlock(&f->lock);
-	return count;
+	return ret ? ret : count;
 }
 
 static ssize_t param_store(struct kobject *k, struct kobj_attribute *a,

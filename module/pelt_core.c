@@ -235,6 +235,55 @@ bool sl_pelt_update(struct sl_pelt_avg *sa, u64 now_ns, bool running,
 }
 
 /**
+ * sl_pelt_update_within - account time that crosses no period boundary
+ * @sa: the signal
+ * @now_ns: current time in ns
+ * @running_ns: how long the entity ran since the last update
+ * @other_ns: how long it did not
+ * @scale: capacity * frequency invariance of that running
+ *
+ * For time gathered over several intervals that all lie in the current
+ * period (the caller knows no boundary was crossed): within a period the
+ * order of running and not running does not matter, so one update adds
+ * them all. Like sl_pelt_update(), whole 1024 ns units are consumed; the
+ * running part is @running_ns in whole units, or all the units consumed
+ * when @other_ns is 0, so that running throughout gives exactly what
+ * sl_pelt_update(running = true) would. A boundary crossed after all (a
+ * caller's bug) falls back to sl_pelt_update() in the majority state.
+ */
+void sl_pelt_update_within(struct sl_pelt_avg *sa, u64 now_ns, u64 running_ns,
+			   u64 other_ns, unsigned long scale)
+{
+	u64 delta = now_ns - sa->last_update_time, run;
+
+	if ((s64)delta < 0)
+		return;
+	delta >>= SL_PELT_UNIT_SHIFT;
+	if (!delta)
+		return;
+	if (sa->period_contrib + delta >= SL_PELT_PERIOD) {
+		sl_pelt_update(sa, now_ns, running_ns > other_ns, scale);
+		return;
+	}
+	run = other_ns ? running_ns >> SL_PELT_UNIT_SHIFT : delta;
+	if (run > delta)
+		run = delta;
+	if (scale > SL_PELT_CAPACITY_SCALE)
+		scale = SL_PELT_CAPACITY_SCALE;
+	sa->last_update_time += delta << SL_PELT_UNIT_SHIFT;
+	sa->period_contrib += (u32)delta;
+	/* cap_scale(), as in sl_pelt_accumulate() */
+	sa->util_sum += ((run * scale) >> SL_PELT_CAPACITY_SHIFT) << SL_PELT_CAPACITY_SHIFT;
+}
+
+/* The first instant at which @sa's next period boundary is crossed. */
+u64 sl_pelt_next_boundary(const struct sl_pelt_avg *sa)
+{
+	return sa->last_update_time +
+	       ((u64)(SL_PELT_PERIOD - sa->period_contrib) << SL_PELT_UNIT_SHIFT);
+}
+
+/**
  * sl_pelt_approx_util_avg - util reached after running some more
  * @util: util_avg to start from (clamped to 1024), at a period boundary
  * @delta_ns: how long the entity keeps running, at full scale

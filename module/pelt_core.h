@@ -93,6 +93,9 @@ u64 sl_pelt_decay_load(u64 val, u64 n);
 void sl_pelt_init(struct sl_pelt_avg *sa, u64 now_ns, unsigned long util);
 bool sl_pelt_update(struct sl_pelt_avg *sa, u64 now_ns, bool running,
 		    unsigned long scale);
+void sl_pelt_update_within(struct sl_pelt_avg *sa, u64 now_ns, u64 running_ns,
+			   u64 other_ns, unsigned long scale);
+u64 sl_pelt_next_boundary(const struct sl_pelt_avg *sa);
 u32 sl_pelt_divider(const struct sl_pelt_avg *sa);
 unsigned long sl_pelt_util_now(const struct sl_pelt_avg *sa);
 

@@ -37,9 +37,11 @@ struct dentry;
  * A feature's parameter: a sysfs file under the feature's directory.
  * Integer: *value in [min, max]. String (str_size != 0): printable ASCII,
  * shorter than str_size; the empty string (or a lone newline) clears it;
- * the core validates, then set_str() publishes it (readers in probes need
- * the feature's own synchronisation) and get_str() reads it back.
+ * the core validates, then set_str() parses and publishes it (readers in
+ * probes need the feature's own synchronisation) or refuses it with an
+ * errno, changing nothing, and get_str() reads it back.
  */
+#define SL_PARAM_STR_MAX	256
 struct sl_param {
 	const char *name;
 	const char *help;
@@ -48,7 +50,7 @@ struct sl_param {
 	bool live;
 	int (*on_change)(struct sl_feature *f, const struct sl_param *p);
 	size_t str_size;
-	void (*set_str)(struct sl_feature *f, const char *val);
+	int (*set_str)(struct sl_feature *f, const char *val);
 	void (*get_str)(struct sl_feature *f, char *buf, size_t size);
 };
 

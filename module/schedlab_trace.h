@@ -105,6 +105,37 @@ TRACE_EVENT(signals_cpu,
 		  __entry->burst, __entry->waiting, __entry->time, __entry->tasks)
 );
 
+/*
+ * overutil: a rule's verdict changed, for one CPU (cpu >= 0) or for the
+ * system (cpu -1); util and capacity are the CPU's as the rules saw them
+ * (emulated capacities applied), 0 for the system. rule: enum sl_ou_rule.
+ */
+TRACE_EVENT(overutil,
+	TP_PROTO(int cpu, int rule, bool on, unsigned long util,
+		 unsigned long capacity),
+	TP_ARGS(cpu, rule, on, util, capacity),
+	TP_STRUCT__entry(
+		__field(int, cpu)
+		__field(int, rule)
+		__field(bool, on)
+		__field(unsigned long, util)
+		__field(unsigned long, capacity)
+	),
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->rule = rule;
+		__entry->on = on;
+		__entry->util = util;
+		__entry->capacity = capacity;
+	),
+	TP_printk("cpu=%d rule=%s on=%d util=%lu capacity=%lu",
+		  __entry->cpu,
+		  __print_symbolic(__entry->rule, { 0, "mainline" }, { 1, "linger" },
+				   { 2, "idle" }, { 3, "dynamic" }, { 4, "lone" },
+				   { 5, "all" }),
+		  __entry->on, __entry->util, __entry->capacity)
+);
+
 #endif /* SCHEDLAB_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

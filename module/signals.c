@@ -6,10 +6,17 @@
  * Events. A task's state follows the stock tracepoints:
  *   sched_switch      prev: WAITING if preempted or still TASK_RUNNING,
  *                     else SLEEPING (dequeued); next: RUNNING
- *   sched_wakeup(_new) SLEEPING -> WAITING
  *   sched_process_exit the task is forgotten
  * and the time since its previous event is accounted in the previous state
- * (sl_signals_event()). At each sample, schedlab's model of util_avg is
+ * (sl_signals_event()). When a task that went to sleep is switched in, the
+ * instant it was enqueued again (woken) splits the time since into
+ * sleeping, then waiting. That instant comes from the scheduler's own
+ * bookkeeping (sched_info, CONFIG_SCHED_INFO: run_delay totals the waits
+ * that ended, last_queued is when the current one began), so the probes
+ * need no wakeup event: a third fewer of them on every context switch.
+ * Readers apply the same split to a sleeping entry whose task is queued
+ * again. Without CONFIG_SCHED_INFO, sched_wakeup(_new) mark SLEEPING ->
+ * WAITING instead. At each sample, schedlab's model of util_avg is
  * projected to the instant of the kernel's last update of the task's PELT
  * signal (se.avg.last_update_time, on the same PELT clock) and compared
  * with the kernel's util_avg, after the model's first
@@ -64,6 +71,7 @@ struct sig_task {
 	seqcount_t seq;
 	struct sl_signals s;
 	int cpu;
+	u64 waited;			/* sched_info_waited() at the last event */
 	pid_t pid, tgid;
 	u64 model_since_ns;		/* start of the model's warm-up */
 	/* written by the sampler only (one work item) */
@@ -75,6 +83,7 @@ struct sig_task {
 
 /* parameters */
 static s64 sample_ms = 20;
+static s64 check_model_on;
 static s64 max_tasks = 2048;
 static s64 filter_pid;
 static s64 filter_cgroup;
@@ -198,8 +207,45 @@ static long task_util_est(struct task_struct *p)
 #endif
 }
 
+/*
+ * Total time @p has waited on a runqueue up to @now, as the scheduler keeps
+ * it (see "Events"); 0 without CONFIG_SCHED_INFO. @now is a clock of the
+ * task's rq (last_queued is stamped with it).
+ */
+static u64 sched_info_waited(struct task_struct *p, u64 now)
+{
+#ifdef CONFIG_SCHED_INFO
+	u64 queued = READ_ONCE(p->sched_info.last_queued);
+	u64 waited = READ_ONCE(p->sched_info.run_delay);
+
+	if (queued && (s64)(now - queued) > 0)
+		waited += now - queued;
+	return waited;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * Account the wait that ends the sleep of @s at @now: the scheduler says
+ * @p waited @waited_now - @waited_then since @s's last event; that much
+ * time before @now is WAITING, the rest SLEEPING.
+ */
+static void account_wakeup(struct sl_signals *s, u64 waited_then,
+			   u64 waited_now, u64 now, u64 mclock)
+{
+	u64 waited = waited_now - waited_then, span = now - s->last_ns;
+
+	if (s->state != SL_TASK_SLEEPING || (s64)waited <= 0 || (s64)span <= 0)
+		return;
+	if (waited > span)
+		waited = span;
+	sl_signals_event(s, now - waited, mclock, SL_TASK_WAITING,
+			 SL_PELT_CAPACITY_SCALE);
+}
+
 /* Start tracking @p, in @state at @now; NULL if filtered out or no room. */
-static struct sig_task *track(struct task_struct *p, u64 now, int cpu,
+static noinline struct sig_task *track(struct task_struct *p, u64 now, int cpu,
 			      unsigned int state)
 {
 	struct sig_task *e;
@@ -223,6 +269,7 @@ static struct sig_task *track(struct task_struct *p, u64 now, int cpu,
 	e->cpu = cpu;
 	e->pid = p->pid;
 	e->tgid = p->tgid;
+	e->waited = sched_info_waited(p, now);
 	e->model_since_ns = now;
 	e->model_err_max = 0;
 	e->model_err_at = 0;
@@ -266,48 +313,71 @@ static void forget(struct task_struct *p)
 
 /* --- probes -------------------------------------------------------------- */
 
-static void task_event(struct task_struct *p, u64 now, int cpu,
-		       unsigned int state)
+/*
+ * Enqueued on another CPU: the kernel has re-based the task's PELT signal
+ * there (decayed to the old CPU's last update, attached at the new CPU's
+ * clock); restart the model from the kernel's value, and its check after
+ * a new warm-up. In @e's write section.
+ */
+static noinline void migrated(struct sig_task *e, struct task_struct *p,
+			      u64 now, u64 mclock, int cpu)
+{
+	sl_signals_reseed_model(&e->s, now, mclock, READ_ONCE(p->se.avg.util_avg));
+	e->model_since_ns = now;
+	e->cpu = cpu;
+}
+
+/*
+ * The signals_task event of a dequeue; @p is current, and this probe the
+ * only writer of @e.
+ */
+static noinline void dequeue_event(struct sig_task *e, struct task_struct *p,
+				   u64 now, u64 mclock, int cpu)
 {
 	struct sl_signal_values v;
-	struct sig_task *e = find(p);
 	char comm[TASK_COMM_LEN];
-	bool dequeue = state == SL_TASK_SLEEPING;
 
-	if (dequeue)
-		this_cpu_inc(sig_stats.dequeues);
-	if (!e) {
-		track(p, now, cpu, state);
-		return;
-	}
-	write_seqcount_begin(&e->seq);
-	/* the time since the last event was spent on e->cpu */
-	sl_signals_event(&e->s, now, model_clock(e->cpu), state, model_scale(e->cpu));
-	if (cpu != e->cpu && state != SL_TASK_SLEEPING) {
-		/*
-		 * Enqueued on another CPU: the kernel has re-based the task's
-		 * PELT signal there (decayed to the old CPU's last update,
-		 * attached at the new CPU's clock); restart the model from the
-		 * kernel's value, and its check after a new warm-up.
-		 */
-		sl_signals_reseed_model(&e->s, now, model_clock(cpu),
-					READ_ONCE(p->se.avg.util_avg));
-		e->model_since_ns = now;
-	}
-	e->cpu = cpu;
-	if (dequeue && trace_signals_task_enabled()) {
-		sl_signals_read(&e->s, now, model_clock(cpu), model_scale(cpu), &v);
-		memcpy(comm, p->comm, TASK_COMM_LEN);
-	} else {
-		dequeue = false;
-	}
-	write_seqcount_end(&e->seq);
-	/* p is current or being woken: valid */
-	if (dequeue && entry_matches(e, comm))
+	sl_signals_read(&e->s, now, mclock, model_scale(cpu), &v);
+	memcpy(comm, p->comm, TASK_COMM_LEN);
+	if (entry_matches(e, comm))
 		trace_signals_task(0, e->pid, comm, cpu,
 				   READ_ONCE(p->se.avg.util_avg),
 				   task_util_est(p), v.model, v.burst,
 				   v.waiting, v.time);
+}
+
+/*
+ * @p enters @state at @now on @cpu, whose model clock reads @mclock. The
+ * time since the last event was spent on e->cpu: the same CPU, except for
+ * a task switched in (or woken) elsewhere, which did not run meanwhile, so
+ * that only the model's decay, about to be re-seeded, uses @cpu's clock.
+ */
+static __always_inline void task_event(struct task_struct *p, u64 now,
+					u64 mclock, int cpu, unsigned int state)
+{
+	struct sig_task *e = find(p);
+
+	if (unlikely(!e)) {
+		track(p, now, cpu, state);
+		return;
+	}
+	write_seqcount_begin(&e->seq);
+	if (state == SL_TASK_RUNNING) {
+		if (e->s.state == SL_TASK_SLEEPING)
+			account_wakeup(&e->s, e->waited, sched_info_waited(p, now),
+				       now, mclock);
+	} else if (state == SL_TASK_SLEEPING) {
+		e->waited = sched_info_waited(p, now);
+	}
+	sl_signals_event(&e->s, now, mclock, state, model_scale(cpu));
+	if (unlikely(cpu != e->cpu) && state != SL_TASK_SLEEPING)
+		migrated(e, p, now, mclock, cpu);
+	write_seqcount_end(&e->seq);
+	if (state == SL_TASK_SLEEPING) {
+		this_cpu_inc(sig_stats.dequeues);
+		if (trace_signals_task_enabled())
+			dequeue_event(e, p, now, mclock, cpu);
+	}
 }
 
 static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
@@ -315,22 +385,24 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 {
 	int cpu = smp_processor_id();
 	/* __schedule() has just updated this rq's clock */
-	u64 now = SL_READ(sl_cpu_rq(cpu), rq__clock);
+	u64 now = SL_READ(sl_cpu_rq(cpu), rq__clock), mclock = model_clock(cpu);
 
 	if (!is_idle_task(prev))
-		task_event(prev, now, cpu,
+		task_event(prev, now, mclock, cpu,
 			   preempt || prev_state == TASK_RUNNING ?
 			   SL_TASK_WAITING : SL_TASK_SLEEPING);
 	if (!is_idle_task(next))
-		task_event(next, now, cpu, SL_TASK_RUNNING);
+		task_event(next, now, mclock, cpu, SL_TASK_RUNNING);
 }
 
-static void probe_sched_wakeup(void *data, struct task_struct *p)
+/* only without CONFIG_SCHED_INFO (see "Events") */
+static void __maybe_unused probe_sched_wakeup(void *data, struct task_struct *p)
 {
 	int cpu = task_cpu(p);
 
 	/* the wakeup has just updated the clock of the rq it enqueued p on */
-	task_event(p, SL_READ(sl_cpu_rq(cpu), rq__clock), cpu, SL_TASK_WAITING);
+	task_event(p, SL_READ(sl_cpu_rq(cpu), rq__clock), model_clock(cpu), cpu,
+		   SL_TASK_WAITING);
 }
 
 /* 7.x passes group_dead too; the kernel's own header says which one */
@@ -370,9 +442,15 @@ struct task_row {
 	u32 err_n;
 };
 
-/* A consistent copy of @e's signals and CPU; false if the probes kept it busy. */
-static bool snapshot_entry(struct sig_task *e, struct sl_signals *s, int *cpu)
+/*
+ * A consistent copy of @e's signals and CPU; with @split, as of @now (a
+ * sleeping task queued again since its last event is waiting: see
+ * "Events"). Under RCU (see "Tasks"). False if the probes kept it busy.
+ */
+static bool snapshot_entry(struct sig_task *e, u64 now, bool split,
+			   struct sl_signals *s, int *cpu)
 {
+	u64 waited;
 	int tries;
 
 	for (tries = 0; tries < 8; tries++) {
@@ -384,10 +462,16 @@ static bool snapshot_entry(struct sig_task *e, struct sl_signals *s, int *cpu)
 		}
 		*s = e->s;
 		*cpu = e->cpu;
+		waited = e->waited;
 		if (!read_seqcount_retry(&e->seq, seq))
-			return true;
+			break;
 	}
-	return false;
+	if (tries == 8)
+		return false;
+	if (split && READ_ONCE(e->task->on_rq))
+		account_wakeup(s, waited, sched_info_waited(e->task, now), now,
+			       model_clock(*cpu));
+	return true;
 }
 
 /*
@@ -419,8 +503,9 @@ static void check_model(struct sig_task *e, u64 now)
 	    READ_ONCE(sa->util_avg) != kernel || !lut)
 		return;
 	if (now - e->model_since_ns < SIGNALS_MODEL_WARMUP_NS ||
-	    !snapshot_entry(e, &s, &cpu))
+	    !snapshot_entry(e, now, false, &s, &cpu))
 		return;
+	sl_signals_sync(&s);
 	ahead = (s64)(s.model.last_update_time - lut);
 	if (ahead <= 0)
 		model = sl_signals_model_at(&s, lut, model_scale(cpu));
@@ -447,7 +532,7 @@ static bool read_entry(struct sig_task *e, u64 now, struct task_row *r)
 {
 	struct sl_signals s;
 
-	if (!snapshot_entry(e, &s, &r->cpu))
+	if (!snapshot_entry(e, now, true, &s, &r->cpu))
 		return false;
 	sl_signals_read(&s, now, model_clock(r->cpu), model_scale(r->cpu), &r->v);
 	/* the task's own comm: it may have changed (exec) since it last ran */
@@ -461,19 +546,34 @@ static bool read_entry(struct sig_task *e, u64 now, struct task_row *r)
 	return true;
 }
 
+/*
+ * The sampler: every sample_ms while it has a user (the signals_task or
+ * signals_cpu event enabled, or check_model set); otherwise it only looks
+ * again every SIGNALS_IDLE_SAMPLE_MS, at no cost to the tracked tasks.
+ */
+#define SIGNALS_IDLE_SAMPLE_MS	250
+
 static void sample_fn(struct work_struct *work)
 {
+	bool traced = trace_signals_task_enabled() || trace_signals_cpu_enabled();
+	bool check = READ_ONCE(check_model_on);
 	struct sl_cpu_signals cs;
 	struct task_row r;
 	struct sig_task *e;
 	u64 now = local_clock();
 	int bkt, cpu;
 
+	if (!traced && !check) {
+		schedule_delayed_work(&sample_work,
+				      msecs_to_jiffies(SIGNALS_IDLE_SAMPLE_MS));
+		return;
+	}
 	memset(sums, 0, nr_cpu_ids * sizeof(*sums));
 	rcu_read_lock();
 	hash_for_each_rcu(tasks, bkt, e, node) {
-		check_model(e, now);
-		if (!read_entry(e, now, &r) || !entry_matches(e, r.comm))
+		if (check)
+			check_model(e, now);
+		if (!traced || !read_entry(e, now, &r) || !entry_matches(e, r.comm))
 			continue;
 		if (r.cpu >= 0 && r.cpu < nr_cpu_ids) {
 			sums[r.cpu].model += r.v.model;
@@ -489,6 +589,8 @@ static void sample_fn(struct work_struct *work)
 	}
 	rcu_read_unlock();
 	for_each_online_cpu(cpu) {
+		if (!traced)
+			break;
 		sl_read_cpu_signals(cpu, &cs);
 		trace_signals_cpu(cpu, cs.capacity, cs.util_avg, sums[cpu].model,
 				  sums[cpu].burst, sums[cpu].waiting, sums[cpu].time,
@@ -507,8 +609,10 @@ static const struct {
 	void *probe;
 } probes[] = {
 	{ "sched_switch", probe_sched_switch },
+#ifndef CONFIG_SCHED_INFO
 	{ "sched_wakeup", probe_sched_wakeup },
 	{ "sched_wakeup_new", probe_sched_wakeup },
+#endif
 	{ "sched_process_exit", (void *)EXIT_PROBE },
 };
 
@@ -706,13 +810,14 @@ static int signals_debugfs(struct sl_feature *f, struct dentry *dir)
 
 /* --- parameters ---------------------------------------------------------- */
 
-static void set_filter_comm(struct sl_feature *f, const char *val)
+static int set_filter_comm(struct sl_feature *f, const char *val)
 {
 	unsigned long flags;
 
 	write_seqlock_irqsave(&filter_comm_lock, flags);
 	strscpy(filter_comm, val, sizeof(filter_comm));
 	write_sequnlock_irqrestore(&filter_comm_lock, flags);
+	return 0;
 }
 
 static void get_filter_comm(struct sl_feature *f, char *buf, size_t size)
@@ -728,6 +833,11 @@ static const struct sl_param signals_params[] = {
 		.name = "sample_ms",
 		.help = "period of the signals_task/signals_cpu sample events",
 		.value = &sample_ms, .min = 1, .max = 10000, .live = true,
+	},
+	{
+		.name = "check_model",
+		.help = "compare the model with the kernel's util_avg at each sample (err_* columns)",
+		.value = &check_model_on, .min = 0, .max = 1, .live = true,
 	},
 	{
 		.name = "max_tasks",
@@ -757,7 +867,9 @@ struct sl_feature signals_feature = {
 	.name = "signals",
 	.summary = "per-task util_burst, waiting_avg, time-domain util and a PELT model beside the kernel's util_avg/util_est",
 	.needs = SL_CAP(SL_CAP_RUNQUEUES) | SL_CAP(SL_CAP_TP_SCHED_SWITCH) |
+#ifndef CONFIG_SCHED_INFO
 		 SL_CAP(SL_CAP_TP_SCHED_WAKEUP) | SL_CAP(SL_CAP_TP_SCHED_WAKEUP_NEW) |
+#endif
 		 SL_CAP(SL_CAP_TP_SCHED_PROCESS_EXIT),
 	.init = signals_feature_init,
 	.exit = signals_feature_exit,

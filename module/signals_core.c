@@ -38,27 +38,142 @@
  * Two always-running tasks sharing a CPU each run half of the wall time:
  * model and time settle at their share (by weight), waiting at the rest,
  * while burst, whose clock only sees the running halves, rises to 1024.
+ *
+ * Lazy accounting
+ * ---------------
+ * A task switches in and out thousands of times a second, mostly within
+ * one PELT period (~1 ms), and within a period the order of running,
+ * waiting and sleeping does not matter to any signal: only how much of
+ * each. So an event only adds the time since the previous one to the
+ * state's total (inline, sl_signals_event()), as long as no clock has
+ * reached the next period boundary of a signal on it. The signals are in
+ * three groups by clock: wall (time, waiting), burst, model. The first
+ * event past a group's boundary (fold_by_wall_ns; fold_by_burst_ns, on the
+ * wall clock, which the burst clock never outruns; fold_by_model_ns) folds
+ * what the group has not seen yet into its signals at once
+ * (sl_pelt_update_within()), then accounts its own interval with the full
+ * update; the other groups go on adding up. So each signal is updated
+ * about once per period, whatever the rate of events. Reads fold a copy.
+ * The result is the eager update at every event but for the rounding to
+ * 1024 ns units, done once per fold instead of once per event (the host
+ * tests compare both).
  */
 #include "signals_core.h"
+
+/* --- the three clock groups: fold what they have not seen, set fold_by --- */
+
+static void wall_fold(struct sl_signals *s)
+{
+	u64 run = s->state_ns[SL_TASK_RUNNING] - s->wall_fold_ns[SL_TASK_RUNNING];
+	u64 wait = s->state_ns[SL_TASK_WAITING] - s->wall_fold_ns[SL_TASK_WAITING];
+	u64 sleep = s->state_ns[SL_TASK_SLEEPING] - s->wall_fold_ns[SL_TASK_SLEEPING];
+
+	sl_pelt_update_within(&s->time, s->last_ns, run, wait + sleep,
+			      SL_PELT_CAPACITY_SCALE);
+	sl_pelt_update_within(&s->waiting, s->last_ns, wait, run + sleep,
+			      SL_PELT_CAPACITY_SCALE);
+}
+
+static void wall_done(struct sl_signals *s)
+{
+	u64 a = sl_pelt_next_boundary(&s->time), b = sl_pelt_next_boundary(&s->waiting);
+
+	s->wall_fold_ns[0] = s->state_ns[0];
+	s->wall_fold_ns[1] = s->state_ns[1];
+	s->wall_fold_ns[2] = s->state_ns[2];
+	s->fold_by_wall_ns = a < b ? a : b;
+}
+
+static void burst_fold(struct sl_signals *s)
+{
+	u64 run = s->state_ns[SL_TASK_RUNNING] - s->burst_fold_ns[SL_TASK_RUNNING];
+	u64 sleep = s->state_ns[SL_TASK_SLEEPING] - s->burst_fold_ns[SL_TASK_SLEEPING];
+
+	s->burst_clock_ns += run + sleep;
+	sl_pelt_update_within(&s->burst, s->burst_clock_ns, run, sleep,
+			      SL_PELT_CAPACITY_SCALE);
+}
+
+/* @now_ns: the wall time at which the burst clock reads burst_clock_ns */
+static void burst_done(struct sl_signals *s, u64 now_ns)
+{
+	s->burst_fold_ns[0] = s->state_ns[0];
+	s->burst_fold_ns[1] = s->state_ns[1];
+	s->burst_fold_ns[2] = s->state_ns[2];
+	s->fold_by_burst_ns = now_ns + (sl_pelt_next_boundary(&s->burst) - s->burst_clock_ns);
+}
+
+static void model_fold(struct sl_signals *s)
+{
+	/* the model's scale is already in its clock (or 1024 on the host) */
+	if ((s64)(s->last_model_ns - s->model.last_update_time) > 0)
+		sl_pelt_update_within(&s->model, s->last_model_ns,
+				      s->pend_model_run_ns,
+				      s->last_model_ns - s->fold_model_ns -
+				      s->pend_model_run_ns, SL_PELT_CAPACITY_SCALE);
+}
+
+static void model_done(struct sl_signals *s)
+{
+	s->fold_model_ns = s->last_model_ns;
+	s->pend_model_run_ns = 0;
+	s->fold_by_model_ns = sl_pelt_next_boundary(&s->model);
+}
+
+static void set_fold_by(struct sl_signals *s)
+{
+	s->fold_by_ns = s->fold_by_wall_ns < s->fold_by_burst_ns ?
+			s->fold_by_wall_ns : s->fold_by_burst_ns;
+}
 
 void sl_signals_init(struct sl_signals *s, u64 now_ns, u64 model_ns,
 		     unsigned int state, unsigned long util_seed)
 {
+	unsigned int i;
+
 	s->last_ns = now_ns;
+	s->last_model_ns = model_ns;
 	s->burst_clock_ns = now_ns;
 	s->state = state;
+	for (i = 0; i < SL_TASK_NR_STATES; i++)
+		s->state_ns[i] = 0;
 	sl_pelt_init(&s->model, model_ns, util_seed);
 	sl_pelt_init(&s->burst, now_ns, util_seed);
 	sl_pelt_init(&s->waiting, now_ns, 0);
 	sl_pelt_init(&s->time, now_ns, util_seed);
-	s->running_ns = 0;
-	s->waiting_ns = 0;
-	s->sleeping_ns = 0;
+	wall_done(s);
+	burst_done(s, now_ns);
+	model_done(s);
+	set_fold_by(s);
 }
 
-/* account [last_ns, now_ns] in the current state */
+/**
+ * sl_signals_sync - fold the time added up by events into the signals
+ * @s: the task's signals, which then all stand at the last event
+ */
+void sl_signals_sync(struct sl_signals *s)
+{
+	wall_fold(s);
+	wall_done(s);
+	burst_fold(s);
+	burst_done(s, s->last_ns);
+	model_fold(s);
+	model_done(s);
+	set_fold_by(s);
+}
+
+/*
+ * Account [last_ns, now_ns] in the current state, with the full update for
+ * the groups in @groups (which must have nothing left to fold) and by
+ * adding up for the others; then move last_ns to @now_ns.
+ */
+#define GROUP_WALL	1
+#define GROUP_BURST	2
+#define GROUP_MODEL	4
+#define GROUP_ALL	7
+
 static void advance(struct sl_signals *s, u64 now_ns, u64 model_ns,
-		    unsigned long scale)
+		    unsigned long scale, unsigned int groups)
 {
 	bool running = s->state == SL_TASK_RUNNING;
 	bool waiting = s->state == SL_TASK_WAITING;
@@ -68,33 +183,61 @@ static void advance(struct sl_signals *s, u64 now_ns, u64 model_ns,
 	if ((s64)(now_ns - s->last_ns) < 0)
 		now_ns = s->last_ns;
 	delta = now_ns - s->last_ns;
-	if (running)
-		s->running_ns += delta;
-	else if (waiting)
-		s->waiting_ns += delta;
-	else
-		s->sleeping_ns += delta;
-	if (!waiting) {
-		s->burst_clock_ns += delta;
-		sl_pelt_update(&s->burst, s->burst_clock_ns, running,
-			       SL_PELT_CAPACITY_SCALE);
-	}
-	/* a model clock behind the model (another CPU's) accounts nothing */
-	if ((s64)(model_ns - s->model.last_update_time) > 0)
-		sl_pelt_update(&s->model, model_ns, running, scale);
-	sl_pelt_update(&s->waiting, now_ns, waiting, SL_PELT_CAPACITY_SCALE);
-	sl_pelt_update(&s->time, now_ns, running, SL_PELT_CAPACITY_SCALE);
+	s->state_ns[s->state] += delta;
 	s->last_ns = now_ns;
+	if (groups & GROUP_WALL) {
+		sl_pelt_update(&s->waiting, now_ns, waiting, SL_PELT_CAPACITY_SCALE);
+		sl_pelt_update(&s->time, now_ns, running, SL_PELT_CAPACITY_SCALE);
+		wall_done(s);
+	}
+	if (groups & GROUP_BURST) {
+		if (!waiting) {
+			s->burst_clock_ns += delta;
+			sl_pelt_update(&s->burst, s->burst_clock_ns, running,
+				       SL_PELT_CAPACITY_SCALE);
+		}
+		burst_done(s, now_ns);
+	}
+	if (groups & GROUP_MODEL) {
+		/* a model clock behind the model (another CPU's) accounts nothing */
+		if ((s64)(model_ns - s->model.last_update_time) > 0)
+			sl_pelt_update(&s->model, model_ns, running, scale);
+		if ((s64)(model_ns - s->last_model_ns) > 0)
+			s->last_model_ns = model_ns;
+		model_done(s);
+	} else {
+		/* sl_signals_event() checked the model clock moves forward */
+		if (running)
+			s->pend_model_run_ns += model_ns - s->last_model_ns;
+		s->last_model_ns = model_ns;
+	}
+	set_fold_by(s);
 }
 
-/**
- * sl_signals_event - the task enters @new_state at @now_ns
- * @scale: capacity * frequency of the CPU it ran on since the last event
+/*
+ * The general case of sl_signals_event() (signals_core.h): the groups
+ * whose next boundary the event reaches are folded and updated in full,
+ * the others add up.
  */
-void sl_signals_event(struct sl_signals *s, u64 now_ns, u64 model_ns,
-		      unsigned int new_state, unsigned long scale)
+void sl_signals_event_slow(struct sl_signals *s, u64 now_ns, u64 model_ns,
+			   unsigned int new_state, unsigned long scale)
 {
-	advance(s, now_ns, model_ns, scale);
+	unsigned int groups = 0;
+
+	if ((s64)(now_ns - s->fold_by_wall_ns) >= 0 || (s64)(now_ns - s->last_ns) < 0) {
+		wall_fold(s);
+		groups |= GROUP_WALL;
+	}
+	if ((s64)(now_ns - s->fold_by_burst_ns) >= 0 || (s64)(now_ns - s->last_ns) < 0) {
+		burst_fold(s);
+		groups |= GROUP_BURST;
+	}
+	if ((s64)(model_ns - s->fold_by_model_ns) >= 0 ||
+	    (s64)(model_ns - s->last_model_ns) < 0) {
+		model_fold(s);
+		groups |= GROUP_MODEL;
+	}
+	advance(s, now_ns, model_ns, scale, groups);
 	s->state = new_state;
 }
 
@@ -104,17 +247,18 @@ void sl_signals_read(const struct sl_signals *s, u64 now_ns, u64 model_ns,
 {
 	struct sl_signals t = *s;
 
-	advance(&t, now_ns, model_ns, scale);
+	sl_signals_sync(&t);
+	advance(&t, now_ns, model_ns, scale, GROUP_ALL);
 	v->model = t.model.util_avg;
 	v->burst = t.burst.util_avg;
 	v->waiting = t.waiting.util_avg;
 	v->time = t.time.util_avg;
-	v->running_ns = t.running_ns;
-	v->waiting_ns = t.waiting_ns;
-	v->sleeping_ns = t.sleeping_ns;
+	v->running_ns = t.state_ns[SL_TASK_RUNNING];
+	v->waiting_ns = t.state_ns[SL_TASK_WAITING];
+	v->sleeping_ns = t.state_ns[SL_TASK_SLEEPING];
 }
 
-/* The model alone at @now_ns (cheaper than sl_signals_read()). */
+/* The model alone at @model_ns, from synced signals @s. */
 unsigned long sl_signals_model_at(const struct sl_signals *s, u64 model_ns,
 				  unsigned long scale)
 {
@@ -133,6 +277,9 @@ unsigned long sl_signals_model_at(const struct sl_signals *s, u64 model_ns,
 void sl_signals_reseed_model(struct sl_signals *s, u64 now_ns, u64 model_ns,
 			     unsigned long util)
 {
-	advance(s, now_ns, model_ns, SL_PELT_CAPACITY_SCALE);
+	sl_signals_sync(s);
+	advance(s, now_ns, model_ns, SL_PELT_CAPACITY_SCALE, GROUP_ALL);
 	sl_pelt_init(&s->model, model_ns, util);
+	s->last_model_ns = model_ns;
+	model_done(s);
 }

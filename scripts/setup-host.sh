@@ -50,7 +50,8 @@ pkgs=(
 	python3
 	zstd xz-utils
 	trace-cmd
-	gnuplot-nox		# signals-plot.sh
+	gnuplot-nox		# signals-plot.sh, overutil-run.sh
+	rt-app			# overutil workloads (scripts/workloads/)
 )
 
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp" ] && \

@@ -18,10 +18,18 @@ for f in "$SYS"/*/; do
 		case $feat/$a in
 		*/enabled)		extra=("2" "-1") ;;
 		signals/max_tasks)	extra=("-1" "0" "15" "65537") ;;
+		signals/check_model)	extra=("2" "-1") ;;
 		signals/filter_pid)	extra=("-1" "4194305") ;;
 		signals/filter_cgroup)	extra=("-1") ;;
 		signals/filter_comm)	# a string: at most 15 printable ASCII characters
 			common=("sixteen_chars_xx" $'a\tb' $'\x01' $'a\n\n' $'\x7f' $'caf\xc3\xa9' "@300")
+			extra=() ;;
+		overutil/linger_*_ticks) extra=("-1" "1001") ;;
+		overutil/capacity)	# per CPU 0..1024, comma-separated, one entry per CPU at most
+			common=("abc" "1025" "160,,1024" "," "160," ",160" "-1" "160 1024" "0x10"
+				"$(printf '1,%.0s' $(seq 1 $(( $(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1 ))))1" "99999" $'160
+
+')
 			extra=() ;;
 		*)			extra=("-1" "0" "10001" "9223372036854775807") ;;	# *_ms are 1..10000
 		esac

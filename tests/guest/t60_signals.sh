@@ -22,6 +22,13 @@ load
 echo 1 > $SYS/signals/enabled
 is "$(cat $SYS/signals/enabled)" 1 "signals enabled"
 ok "grep -q '^tracked' $DBG/signals/stats" "debugfs signals/stats present"
+# the sampler has no user yet (no event enabled, check_model 0): idle
+s0=$(awk '/^samples/ {print $2}' $DBG/signals/stats); sleep 0.6
+s1=$(awk '/^samples/ {print $2}' $DBG/signals/stats)
+is "$s1" "$s0" "no sample taken without a user of the samples (samples $s0 -> $s1)"
+echo 1 > $SYS/signals/check_model
+sleep 0.6
+ok '[ "$(awk "/^samples/ {print \$2}" $DBG/signals/stats)" -gt "$s1" ]' "check_model=1 starts the sampler"
 
 # --- 1-4. timed scenarios (signals_check.c) ---------------------------------
 for sc in always nice duty hog; do

@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * overutil: the "overutilized" rules of energy-aware scheduling side by
+ * side, live (rules: overutil_core.c, docs/overutil.md).
+ *
+ * Events. Every rule sees the same events of a CPU, with the CPU's state
+ * read from its struct rq at that instant:
+ *   tick          a kretprobe on the scheduler tick (sched_tick, or
+ *                 scheduler_tick before 6.10), after the tick's PELT update
+ *   enqueue       sched_wakeup / sched_wakeup_new: the woken task's CPU,
+ *                 when it changed the CPU's state (sl_ou_same_state())
+ *   idle entry    sched_switch to the idle task
+ *   idle exit     sched_switch from the idle task
+ *   load balance  sched_overutilized_tp, where the kernel maintains its
+ *                 flag (its root-domain load balance and its own settings)
+ * State: util = min(max(CFS util_avg, util_est), capacity_orig) as the
+ * kernel's cpu_util_cfs(); capacity = rq->cpu_capacity; capacity_orig =
+ * rq->cpu_capacity_orig where the kernel has it, else 1024; the rq's
+ * uclamp values where it has uclamp; CFS tasks; idle = no task runnable.
+ *
+ * Capacity emulation. x86 guests have equal CPUs and no EAS. The
+ * "capacity" parameter gives each CPU an emulated capacity_orig C; the
+ * rules then see util and capacity scaled by C / the real capacity_orig
+ * (what PELT's invariance would show on such a CPU), the report shows the
+ * real values beside them.
+ *
+ * The kernel's own flag. At each sched_overutilized_tp the kernel's value
+ * is compared with the mainline rule evaluated at that instant on every
+ * CPU's real (not emulated) state; the counts say how often they agree.
+ * Where the kernel does not maintain the flag (no EAS on 6.10+), the
+ * tracepoint never fires and the report says so.
+ *
+ * These are the moments the kernel itself evaluates its rule (tick,
+ * enqueue, load balance), plus the idle transitions the idle rule needs;
+ * a dequeue cannot make a CPU overutilized and the kernel does not look
+ * then, nor does schedlab.
+ *
+ * All state is under one raw spinlock, held for one evaluation of the six
+ * rules. An enqueue first compares the CPU's state with the one of its
+ * last event without the lock (a racy read: at worst one evaluation more
+ * or one skipped until the next tick) and returns if nothing changed, as
+ * in a context-switch-heavy load where util moves once per PELT period.
+ * Nothing sleeps or allocates in the probes.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": overutil: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kprobes.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <trace/events/sched.h>	/* probe prototypes, checked below */
+
+#include "overutil.h"
+#include "overutil_core.h"
+#include "schedlab_trace.h"
+
+static const char * const rule_names[SL_OU_NR_RULES] = {
+	"mainline", "linger", "idle", "dynamic", "lone", "all",
+};
+
+static const char * const event_names[SL_OU_NR_EVENTS] = {
+	"tick", "enqueue", "dequeue", "idle_enter", "idle_exit", "balance", "util",
+};
+
+/* parameters (set while disabled) */
+static s64 linger_clear_ticks = 1;
+static s64 linger_set_ticks;
+static s64 idle_window_ms = 32;
+#define CAPACITY_STR_SIZE	SL_PARAM_STR_MAX
+static char capacity_str[CAPACITY_STR_SIZE];
+static unsigned long *emul_capacity;	/* nr_cpu_ids, 0: real */
+
+static DEFINE_RAW_SPINLOCK(ou_lock);
+static struct sl_ou_system sys;
+static struct sl_ou_cpu *cpus;
+static u64 enabled_at;
+static u64 nr_events[SL_OU_NR_EVENTS];
+static u64 skipped_base;	/* enqueues_skipped at enable or reset */
+
+/* the kernel's flag */
+static struct {
+	u64 events, sets, clears, agree, disagree;
+	int last;		/* -1: never seen */
+	u64 since;
+	u64 time_on;
+} kflag;
+
+static struct kretprobe tick_probe;
+
+/* --- the CPU's state ----------------------------------------------------- */
+
+struct cpu_state {
+	struct sl_ou_input in;		/* as the rules see it (emulated) */
+	unsigned long real_util, real_capacity, real_capacity_orig;
+};
+
+static unsigned long real_capacity_orig(void *rq)
+{
+#if SL_HAS_rq__cpu_capacity_orig
+	unsigned long cap = SL_READ(rq, rq__cpu_capacity_orig);
+
+	if (cap)
+		return cap;
+#endif
+	return SCHED_CAPACITY_SCALE;
+}
+
+static void read_state(int cpu, struct cpu_state *st)
+{
+	void *rq = sl_cpu_rq(cpu);
+	struct sl_ou_input *in = &st->in;
+	unsigned long util = SL_READ(rq, rq__cfs__avg__util_avg);
+	unsigned long cap_orig = real_capacity_orig(rq), emul;
+
+#if SL_HAS_rq__cfs__avg__util_est__enqueued
+	util = max_t(unsigned long, util, SL_READ(rq, rq__cfs__avg__util_est__enqueued));
+#elif SL_HAS_rq__cfs__avg__util_est
+	util = max_t(unsigned long, util,
+		     SL_READ(rq, rq__cfs__avg__util_est) & 0x7fffffffUL);
+#endif
+	util = min(util, cap_orig);
+	st->real_util = util;
+	st->real_capacity = SL_READ(rq, rq__cpu_capacity);
+	st->real_capacity_orig = cap_orig;
+	in->util = util;
+	in->capacity = st->real_capacity;
+	in->capacity_orig = cap_orig;
+#if SL_HAS_rq__uclamp && SL_HAS_SIZE_uclamp_rq && SL_HAS_uclamp_rq__value
+	in->uclamp_min = sl_read_width((char *)rq + SL_OFF_rq__uclamp +
+				       SL_OFF_uclamp_rq__value, SL_SZ_uclamp_rq__value);
+	in->uclamp_max = sl_read_width((char *)rq + SL_OFF_rq__uclamp + SL_SIZE_uclamp_rq +
+				       SL_OFF_uclamp_rq__value, SL_SZ_uclamp_rq__value);
+	in->uclamp_used = true;
+#else
+	in->uclamp_min = 0;
+	in->uclamp_max = SCHED_CAPACITY_SCALE;
+	in->uclamp_used = false;
+#endif
+#if SL_HAS_rq__cfs__h_nr_running
+	in->nr_running = SL_READ(rq, rq__cfs__h_nr_running);
+#elif SL_HAS_rq__cfs__h_nr_queued
+	in->nr_running = SL_READ(rq, rq__cfs__h_nr_queued);
+#else
+	in->nr_running = SL_READ(rq, rq__nr_running);
+#endif
+	in->idle = SL_READ(rq, rq__nr_running) == 0;
+	emul = emul_capacity ? READ_ONCE(emul_capacity[cpu]) : 0;
+	if (emul) {
+		in->util = util * emul / cap_orig;
+		in->capacity = st->real_capacity * emul / cap_orig;
+		in->capacity_orig = emul;
+	}
+}
+
+/* --- events -------------------------------------------------------------- */
+
+/* enqueues skipped because the CPU's state had not changed (per CPU) */
+static DEFINE_PER_CPU(u64, enqueues_skipped);
+
+/* @cpu's event @ev with its state @st (read just before) */
+static void cpu_event_state(int cpu, enum sl_ou_event ev, struct cpu_state *st)
+{
+	unsigned long flags;
+	unsigned int mask, on = 0;
+	u64 now;
+	int r;
+
+	raw_spin_lock_irqsave(&ou_lock, flags);
+	if (unlikely(!cpus)) {
+		raw_spin_unlock_irqrestore(&ou_lock, flags);
+		return;
+	}
+	now = local_clock();
+	nr_events[ev]++;
+	mask = sl_ou_cpu_event(&sys, cpu, ev, &st->in, now);
+	if (mask)
+		mask |= sl_ou_system_update(&sys, now);
+	for (r = 0; mask && r < SL_OU_NR_RULES; r++) {
+		if (cpus[cpu].v[r].on)
+			on |= SL_OU_CPU_BIT(r);
+		if (sys.sys[r].on)
+			on |= SL_OU_SYS_BIT(r);
+	}
+	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	if (!mask || !trace_overutil_enabled())
+		return;
+	for (r = 0; r < SL_OU_NR_RULES; r++) {
+		if (mask & SL_OU_CPU_BIT(r))
+			trace_overutil(cpu, r, on & SL_OU_CPU_BIT(r), st->in.util,
+				       st->in.capacity_orig);
+		if (mask & SL_OU_SYS_BIT(r))
+			trace_overutil(-1, r, on & SL_OU_SYS_BIT(r), 0, 0);
+	}
+}
+
+static void cpu_event(int cpu, enum sl_ou_event ev)
+{
+	struct cpu_state st;
+
+	if (unlikely(cpu < 0 || cpu >= nr_cpu_ids))
+		return;
+	read_state(cpu, &st);
+	cpu_event_state(cpu, ev, &st);
+}
+
+static int tick_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	cpu_event(smp_processor_id(), SL_OU_EV_TICK);
+	return 0;
+}
+
+static void probe_sched_wakeup(void *data, struct task_struct *p)
+{
+	int cpu = task_cpu(p);
+	struct sl_ou_cpu *c = READ_ONCE(cpus);
+	struct cpu_state st;
+
+	if (unlikely(!c || cpu >= nr_cpu_ids))
+		return;
+	read_state(cpu, &st);
+	if (sl_ou_same_state(&c[cpu].in, &st.in)) {
+		this_cpu_inc(enqueues_skipped);
+		return;
+	}
+	cpu_event_state(cpu, SL_OU_EV_ENQUEUE, &st);
+}
+
+static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			       struct task_struct *next, unsigned int prev_state)
+{
+	int cpu = smp_processor_id();
+
+	if (is_idle_task(next))
+		cpu_event(cpu, SL_OU_EV_IDLE_ENTER);
+	else if (is_idle_task(prev))
+		cpu_event(cpu, SL_OU_EV_IDLE_EXIT);
+}
+
+/* The kernel's mainline verdict now, on the real state of every CPU. */
+static bool kernel_view_now(void)
+{
+	struct cpu_state st;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		read_state(cpu, &st);
+		st.in.util = st.real_util;
+		st.in.capacity = st.real_capacity;
+		st.in.capacity_orig = st.real_capacity_orig;
+		if (sl_ou_mainline(&st.in))
+			return true;
+	}
+	return false;
+}
+
+static void probe_overutilized(void *data, struct root_domain *rd, bool overutilized)
+{
+	bool ours = kernel_view_now();
+	unsigned long flags;
+	u64 now;
+
+	raw_spin_lock_irqsave(&ou_lock, flags);
+	now = local_clock();
+	kflag.events++;
+	if (ours == overutilized)
+		kflag.agree++;
+	else
+		kflag.disagree++;
+	if (kflag.last != overutilized) {
+		if (kflag.last == 1)
+			kflag.time_on += now - kflag.since;
+		if (kflag.last >= 0) {
+			if (overutilized)
+				kflag.sets++;
+			else
+				kflag.clears++;
+		}
+		kflag.last = overutilized;
+		kflag.since = now;
+	}
+	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	cpu_event(smp_processor_id(), SL_OU_EV_BALANCE);
+}
+
+static void probe_types_checked(void)
+{
+	check_trace_callback_type_sched_switch(probe_sched_switch);
+	check_trace_callback_type_sched_wakeup(probe_sched_wakeup);
+	check_trace_callback_type_sched_wakeup_new(probe_sched_wakeup);
+	check_trace_callback_type_sched_overutilized_tp(probe_overutilized);
+}
+
+/* --- enable / disable ---------------------------------------------------- */
+
+static const struct {
+	const char *tp;
+	void *probe;
+} probes[] = {
+	{ "sched_switch", probe_sched_switch },
+	{ "sched_wakeup", probe_sched_wakeup },
+	{ "sched_wakeup_new", probe_sched_wakeup },
+	{ "sched_overutilized_tp", probe_overutilized },
+};
+
+static void unregister_probes(int n)
+{
+	while (n-- > 0)
+		sl_tracepoint_unregister(probes[n].tp, probes[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void start_state(u64 now)
+{
+	struct sl_ou_params p = {
+		.linger_clear_ticks = linger_clear_ticks,
+		.linger_set_ticks = linger_set_ticks,
+		.idle_window_ns = idle_window_ms * NSEC_PER_MSEC,
+		.tick_ns = TICK_NSEC,
+	};
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ou_lock, flags);
+	sl_ou_init(&sys, cpus, nr_cpu_ids, &p, now);
+	memset(nr_events, 0, sizeof(nr_events));
+	skipped_base = sl_percpu_sum(&enqueues_skipped, 0);
+	memset(&kflag, 0, sizeof(kflag));
+	kflag.last = -1;
+	enabled_at = now;
+	raw_spin_unlock_irqrestore(&ou_lock, flags);
+}
+
+static int overutil_enable(struct sl_feature *f)
+{
+	struct sl_ou_cpu *c;
+	int i, cpu, ret;
+
+	c = kcalloc(nr_cpu_ids, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	cpus = c;
+	start_state(local_clock());
+	/* every CPU's state once, so that the system knows its capacities */
+	for_each_online_cpu(cpu)
+		cpu_event(cpu, SL_OU_EV_UTIL);
+
+	memset(&tick_probe, 0, sizeof(tick_probe));
+	tick_probe.kp.symbol_name = sl_tick_function();
+	tick_probe.handler = tick_return;
+	tick_probe.maxactive = 2 * num_possible_cpus();
+	ret = register_kretprobe(&tick_probe);
+	if (ret) {
+		pr_warn("cannot probe %s: %d\n", sl_tick_function(), ret);
+		goto fail_tick;
+	}
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		/* the kernel's flag is optional: its absence is reported */
+		if (!sl_tracepoint(probes[i].tp) && i == ARRAY_SIZE(probes) - 1)
+			continue;
+		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
+		if (ret)
+			goto fail_probes;
+	}
+	return 0;
+
+fail_probes:
+	unregister_probes(i);
+	unregister_kretprobe(&tick_probe);
+fail_tick:
+	raw_spin_lock_irq(&ou_lock);
+	cpus = NULL;
+	raw_spin_unlock_irq(&ou_lock);
+	kfree(c);
+	return ret;
+}
+
+static void overutil_disable(struct sl_feature *f)
+{
+	struct sl_ou_cpu *c;
+
+	unregister_kretprobe(&tick_probe);	/* waits for running handlers */
+	unregister_probes(sl_tracepoint(probes[ARRAY_SIZE(probes) - 1].tp) ?
+			  ARRAY_SIZE(probes) : ARRAY_SIZE(probes) - 1);
+	raw_spin_lock_irq(&ou_lock);
+	c = cpus;
+	cpus = NULL;
+	raw_spin_unlock_irq(&ou_lock);
+	kfree(c);
+}
+
+static int overutil_feature_init(struct sl_feature *f)
+{
+	emul_capacity = kcalloc(nr_cpu_ids, sizeof(*emul_capacity), GFP_KERNEL);
+	if (!emul_capacity)
+		return -ENOMEM;
+	if (0)
+		probe_types_checked();
+	return 0;
+}
+
+static void overutil_feature_exit(struct sl_feature *f)
+{
+	kfree(emul_capacity);
+	emul_capacity = NULL;
+}
+
+/* --- reports ------------------------------------------------------------- */
+
+/*
+ * A consistent copy of the state for a report (GFP_KERNEL, outside the
+ * lock); NULL if disabled or out of memory.
+ */
+struct snapshot {
+	struct sl_ou_system sys;
+	struct sl_ou_cpu *cpus;
+	u64 now, enabled_at, events[SL_OU_NR_EVENTS], skipped_base;
+	typeof(kflag) kflag;
+};
+
+static struct snapshot *take_snapshot(void)
+{
+	struct snapshot *s = kzalloc(sizeof(*s), GFP_KERNEL);
+	unsigned long flags;
+
+	if (!s)
+		return NULL;
+	s->cpus = kcalloc(nr_cpu_ids, sizeof(*s->cpus), GFP_KERNEL);
+	if (!s->cpus) {
+		kfree(s);
+		return NULL;
+	}
+	raw_spin_lock_irqsave(&ou_lock, flags);
+	if (!cpus) {
+		raw_spin_unlock_irqrestore(&ou_lock, flags);
+		kfree(s->cpus);
+		kfree(s);
+		return NULL;
+	}
+	s->now = local_clock();
+	s->sys = sys;
+	memcpy(s->cpus, cpus, nr_cpu_ids * sizeof(*cpus));
+	s->sys.cpus = s->cpus;
+	s->enabled_at = enabled_at;
+	s->skipped_base = skipped_base;
+	memcpy(s->events, nr_events, sizeof(nr_events));
+	s->kflag = kflag;
+	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	return s;
+}
+
+static void free_snapshot(struct snapshot *s)
+{
+	if (s)
+		kfree(s->cpus);
+	kfree(s);
+}
+
+static void show_kernel_flag(struct seq_file *m, struct snapshot *s)
+{
+	int eas = sl_energy_aware();
+	u64 on = s->kflag.time_on;
+
+	if (s->kflag.last == 1)
+		on += s->now - s->kflag.since;
+	seq_printf(m, "# energy-aware scheduling: %s\n",
+		   eas < 0 ? "unknown" : eas ? "on" : "off");
+	if (!sl_tracepoint("sched_overutilized_tp")) {
+		seq_puts(m, "# kernel flag: no sched_overutilized_tp in this kernel: not compared\n");
+	} else if (!s->kflag.events) {
+		seq_puts(m, "# kernel flag: sched_overutilized_tp never fired: the kernel does not maintain its flag here (no EAS); not compared\n");
+	} else {
+		seq_printf(m, "# kernel flag: %llu events, now %d, sets %llu clears %llu time_ms %llu; mainline (real capacities) agrees at %llu, disagrees at %llu\n",
+			   s->kflag.events, s->kflag.last, s->kflag.sets, s->kflag.clears,
+			   div_u64(on, NSEC_PER_MSEC), s->kflag.agree, s->kflag.disagree);
+	}
+}
+
+static void show_rows(struct seq_file *m, const char *scope,
+		      const struct sl_ou_verdict *v, u64 now)
+{
+	static const char * const metrics[] = { "on", "sets", "clears", "time_ms", "max_ms" };
+	struct sl_ou_stats st[SL_OU_NR_RULES];
+	int i, r;
+
+	for (r = 0; r < SL_OU_NR_RULES; r++)
+		sl_ou_stats_at(&v[r], now, &st[r]);
+	for (i = 0; i < ARRAY_SIZE(metrics); i++) {
+		seq_printf(m, "%-7s %-8s", scope, metrics[i]);
+		for (r = 0; r < SL_OU_NR_RULES; r++) {
+			u64 x = i == 0 ? v[r].on :
+				i == 1 ? st[r].sets :
+				i == 2 ? st[r].clears :
+				i == 3 ? div_u64(st[r].time_ns, NSEC_PER_MSEC) :
+				div_u64(st[r].max_ns, NSEC_PER_MSEC);
+
+			seq_printf(m, " %9llu", x);
+		}
+		seq_putc(m, '\n');
+	}
+}
+
+static int report_show(struct seq_file *m, void *v)
+{
+	struct snapshot *s = take_snapshot();
+	char scope[16];
+	int cpu, r;
+
+	if (!s) {
+		seq_puts(m, "# overutil is disabled\n");
+		return 0;
+	}
+	seq_printf(m, "# overutil: %llu ms since enabled or reset; linger_clear_ticks %lld linger_set_ticks %lld idle_window_ms %lld tick_us %lu\n",
+		   div_u64(s->now - s->enabled_at, NSEC_PER_MSEC), linger_clear_ticks,
+		   linger_set_ticks, idle_window_ms, TICK_NSEC / NSEC_PER_USEC);
+	seq_puts(m, "# events:");
+	for (r = 0; r < SL_OU_NR_EVENTS; r++)
+		seq_printf(m, " %s %llu", event_names[r], s->events[r]);
+	seq_printf(m, " (enqueues skipped, state unchanged: %llu)\n",
+		   sl_percpu_sum(&enqueues_skipped, 0) - s->skipped_base);
+	show_kernel_flag(m, s);
+	seq_printf(m, "%-7s %-8s", "scope", "metric");
+	for (r = 0; r < SL_OU_NR_RULES; r++)
+		seq_printf(m, " %9s", rule_names[r]);
+	seq_putc(m, '\n');
+	show_rows(m, "system", s->sys.sys, s->now);
+	for_each_online_cpu(cpu) {
+		snprintf(scope, sizeof(scope), "cpu%d", cpu);
+		show_rows(m, scope, s->cpus[cpu].v, s->now);
+	}
+	free_snapshot(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(report);
+
+static int cpus_show(struct seq_file *m, void *v)
+{
+	struct snapshot *s = take_snapshot();
+	struct cpu_state st;
+	int cpu;
+
+	seq_puts(m, "# per CPU: the kernel's real values, then as the rules see them (emulated capacity applied); dyn_threshold: the dynamic rule's\n");
+	seq_puts(m, "cpu real_util real_cap real_cap_orig   util capacity cap_orig uclamp_min uclamp_max nr_cfs idle dyn_threshold\n");
+	for_each_online_cpu(cpu) {
+		read_state(cpu, &st);
+		seq_printf(m, "%3d %9lu %8lu %13lu %6lu %8lu %8lu %10lu %10lu %6u %4d %13ld\n",
+			   cpu, st.real_util, st.real_capacity, st.real_capacity_orig,
+			   st.in.util, st.in.capacity, st.in.capacity_orig,
+			   st.in.uclamp_min, st.in.uclamp_max, st.in.nr_running,
+			   st.in.idle, s && s->cpus[cpu].dyn_capacity ?
+			   (long)s->cpus[cpu].dyn_threshold : -1L);
+	}
+	free_snapshot(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(cpus);
+
+static void show_hist(struct seq_file *m, const char *scope,
+		      const struct sl_ou_verdict *v)
+{
+	int b, r;
+
+	for (b = 0; b < SL_OU_HIST_BUCKETS; b++) {
+		bool any = false;
+
+		for (r = 0; r < SL_OU_NR_RULES; r++)
+			any |= v[r].st.hist[b] != 0;
+		if (!any)
+			continue;
+		seq_printf(m, "%-7s %10llu", scope, b ? 1ULL << b : 0ULL);
+		for (r = 0; r < SL_OU_NR_RULES; r++)
+			seq_printf(m, " %9llu", v[r].st.hist[b]);
+		seq_putc(m, '\n');
+	}
+}
+
+static int hist_show(struct seq_file *m, void *v)
+{
+	struct snapshot *s = take_snapshot();
+	char scope[16];
+	int cpu, r;
+
+	if (!s) {
+		seq_puts(m, "# overutil is disabled\n");
+		return 0;
+	}
+	seq_puts(m, "# closed overutilized episodes by length: from_us is the bucket's lower bound (next bucket: twice that)\n");
+	seq_printf(m, "%-7s %10s", "scope", "from_us");
+	for (r = 0; r < SL_OU_NR_RULES; r++)
+		seq_printf(m, " %9s", rule_names[r]);
+	seq_putc(m, '\n');
+	show_hist(m, "system", s->sys.sys);
+	for_each_online_cpu(cpu) {
+		snprintf(scope, sizeof(scope), "cpu%d", cpu);
+		show_hist(m, scope, s->cpus[cpu].v);
+	}
+	free_snapshot(s);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(hist);
+
+/* "1" (a trailing newline allowed) clears the statistics; states stay. */
+static ssize_t reset_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	char buf[4] = {};
+	unsigned long flags;
+
+	if (count == 0 || count > 2)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if (buf[0] != '1' || (count == 2 && buf[1] != '\n'))
+		return -EINVAL;
+	raw_spin_lock_irqsave(&ou_lock, flags);
+	if (!cpus) {
+		raw_spin_unlock_irqrestore(&ou_lock, flags);
+		return -ENODEV;
+	}
+	enabled_at = local_clock();
+	sl_ou_reset_stats(&sys, enabled_at);
+	memset(nr_events, 0, sizeof(nr_events));
+	skipped_base = sl_percpu_sum(&enqueues_skipped, 0);
+	kflag.events = kflag.sets = kflag.clears = 0;
+	kflag.agree = kflag.disagree = kflag.time_on = 0;
+	kflag.since = enabled_at;
+	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	return count;
+}
+
+static const struct file_operations reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = reset_write,
+	.llseek = noop_llseek,
+};
+
+static int overutil_debugfs(struct sl_feature *f, struct dentry *dir)
+{
+	debugfs_create_file("report", 0444, dir, NULL, &report_fops);
+	debugfs_create_file("cpus", 0444, dir, NULL, &cpus_fops);
+	debugfs_create_file("hist", 0444, dir, NULL, &hist_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &reset_fops);
+	return 0;
+}
+
+/* --- parameters ---------------------------------------------------------- */
+
+/*
+ * "capacity": emulated capacity_orig per CPU, comma-separated in CPU order
+ * ("160,160,512,1024"), each 1..1024; 0 or a missing entry keeps a CPU's
+ * real capacity; empty: all real. Parsed in full before anything changes.
+ */
+static int set_capacity(struct sl_feature *f, const char *val)
+{
+	unsigned long *caps;
+	const char *p = val;
+	int cpu = 0, i;
+
+	caps = kcalloc(nr_cpu_ids, sizeof(*caps), GFP_KERNEL);
+	if (!caps)
+		return -ENOMEM;
+	while (*p) {
+		unsigned long c = 0;
+		int digits = 0;
+
+		if (cpu >= nr_cpu_ids)
+			goto bad;
+		while (*p >= '0' && *p <= '9' && digits < 5) {
+			c = c * 10 + (*p++ - '0');
+			digits++;
+		}
+		if (!digits || c > SCHED_CAPACITY_SCALE)
+			goto bad;
+		caps[cpu++] = c;
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	for (i = 0; i < nr_cpu_ids; i++)
+		WRITE_ONCE(emul_capacity[i], caps[i]);
+	strscpy(capacity_str, val, sizeof(capacity_str));
+	kfree(caps);
+	return 0;
+bad:
+	kfree(caps);
+	return -EINVAL;
+}
+
+static void get_capacity(struct sl_feature *f, char *buf, size_t size)
+{
+	strscpy(buf, capacity_str, size);
+}
+
+static const struct sl_param overutil_params[] = {
+	{
+		.name = "linger_clear_ticks",
+		.help = "linger rule: ticks not overutilized before clearing (0: at once)",
+		.value = &linger_clear_ticks, .min = 0, .max = 1000,
+	},
+	{
+		.name = "linger_set_ticks",
+		.help = "linger rule: ticks overutilized before setting (0: at once)",
+		.value = &linger_set_ticks, .min = 0, .max = 1000,
+	},
+	{
+		.name = "idle_window_ms",
+		.help = "idle rule: overutilized only if not idle for this long",
+		.value = &idle_window_ms, .min = 1, .max = 10000,
+	},
+	{
+		.name = "capacity",
+		.help = "emulated capacity_orig per CPU, comma-separated (1..1024, 0: real; empty: all real)",
+		.str_size = CAPACITY_STR_SIZE,
+		.set_str = set_capacity, .get_str = get_capacity,
+	},
+	{ }
+};
+
+struct sl_feature overutil_feature = {
+	.name = "overutil",
+	.summary = "overutilized rules side by side: mainline 80%, linger, idle-based, dynamic threshold, lone task, all CPUs",
+	.needs = SL_CAP(SL_CAP_RUNQUEUES) | SL_CAP(SL_CAP_TP_SCHED_SWITCH) |
+		 SL_CAP(SL_CAP_TP_SCHED_WAKEUP) | SL_CAP(SL_CAP_TP_SCHED_WAKEUP_NEW) |
+		 SL_CAP(SL_CAP_TICK_PROBE),
+	.init = overutil_feature_init,
+	.exit = overutil_feature_exit,
+	.enable = overutil_enable,
+	.disable = overutil_disable,
+	.debugfs = overutil_debugfs,
+	.params = overutil_params,
+};
