@@ -501,11 +501,33 @@ static void show_rows(struct seq_file *m, const char *scope,
 	}
 }
 
+/*
+ * The rules as columns after a first column @col (width @width), then
+ * @rows for the system and for each CPU.
+ */
+static void show_scopes(struct seq_file *m, struct snapshot *s, const char *col,
+			int width,
+			void (*rows)(struct seq_file *m, const char *scope,
+				     const struct sl_ou_verdict *v, u64 now))
+{
+	char scope[16];
+	int cpu, r;
+
+	seq_printf(m, "%-7s %*s", "scope", width, col);
+	for (r = 0; r < SL_OU_NR_RULES; r++)
+		seq_printf(m, " %9s", rule_names[r]);
+	seq_putc(m, '\n');
+	rows(m, "system", s->sys.sys, s->now);
+	for_each_online_cpu(cpu) {
+		snprintf(scope, sizeof(scope), "cpu%d", cpu);
+		rows(m, scope, s->cpus[cpu].v, s->now);
+	}
+}
+
 static int report_show(struct seq_file *m, void *v)
 {
 	struct snapshot *s = take_snapshot();
-	char scope[16];
-	int cpu, r;
+	int r;
 
 	if (!s) {
 		seq_puts(m, "# overutil is disabled\n");
@@ -520,15 +542,7 @@ static int report_show(struct seq_file *m, void *v)
 	seq_printf(m, " (enqueues skipped, state unchanged: %llu)\n",
 		   sl_percpu_sum(&enqueues_skipped, 0) - s->skipped_base);
 	show_kernel_flag(m, s);
-	seq_printf(m, "%-7s %-8s", "scope", "metric");
-	for (r = 0; r < SL_OU_NR_RULES; r++)
-		seq_printf(m, " %9s", rule_names[r]);
-	seq_putc(m, '\n');
-	show_rows(m, "system", s->sys.sys, s->now);
-	for_each_online_cpu(cpu) {
-		snprintf(scope, sizeof(scope), "cpu%d", cpu);
-		show_rows(m, scope, s->cpus[cpu].v, s->now);
-	}
+	show_scopes(m, s, "metric", -8, show_rows);
 	free_snapshot(s);
 	return 0;
 }
@@ -557,7 +571,7 @@ static int cpus_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(cpus);
 
 static void show_hist(struct seq_file *m, const char *scope,
-		      const struct sl_ou_verdict *v)
+		      const struct sl_ou_verdict *v, u64 now)
 {
 	int b, r;
 
@@ -578,23 +592,13 @@ static void show_hist(struct seq_file *m, const char *scope,
 static int hist_show(struct seq_file *m, void *v)
 {
 	struct snapshot *s = take_snapshot();
-	char scope[16];
-	int cpu, r;
 
 	if (!s) {
 		seq_puts(m, "# overutil is disabled\n");
 		return 0;
 	}
 	seq_puts(m, "# closed overutilized episodes by length: from_us is the bucket's lower bound (next bucket: twice that)\n");
-	seq_printf(m, "%-7s %10s", "scope", "from_us");
-	for (r = 0; r < SL_OU_NR_RULES; r++)
-		seq_printf(m, " %9s", rule_names[r]);
-	seq_putc(m, '\n');
-	show_hist(m, "system", s->sys.sys);
-	for_each_online_cpu(cpu) {
-		snprintf(scope, sizeof(scope), "cpu%d", cpu);
-		show_hist(m, scope, s->cpus[cpu].v);
-	}
+	show_scopes(m, s, "from_us", 10, show_hist);
 	free_snapshot(s);
 	return 0;
 }

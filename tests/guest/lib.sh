@@ -9,6 +9,12 @@ DBG=/sys/kernel/debug/schedlab
 TRACING=/sys/kernel/tracing
 SYSFS_WRITE="python3 $TOP/tests/lib/sysfs_write.py"
 LOAD_MODULE="python3 $TOP/tests/lib/load_module.py"
+# sysfs_write.py as user nobody; the script comes on stdin and the
+# directory is /, so that the work tree need not be readable by nobody
+sysfs_write_as_nobody() {	# sysfs_write_as_nobody PATH VALUE...
+	(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
+		python3 - "$@" < "$TOP/tests/lib/sysfs_write.py" 2>&1)
+}
 
 loaded() { grep -q '^schedlab ' /proc/modules; }
 load() { loaded || insmod "$KO" "$@"; }

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef SCHEDLAB_BLOCKED_ON_CORE_H
+#define SCHEDLAB_BLOCKED_ON_CORE_H
+
+/*
+ * blocked_on_core: which task waits on which mutex, who owns that mutex,
+ * and what the owner (and the task at the end of the chain of owners) is
+ * doing while the waiter waits. Kernel-agnostic: the module feeds it lock
+ * and scheduler events, the host tests synthetic ones. The model, the
+ * attribution of waiting time and the bounds on work per call are
+ * described in blocked_on_core.c.
+ *
+ * All storage is the caller's: the task and lock tables are arrays given
+ * to sl_bo_init(); nothing is allocated. The core does no locking: the
+ * caller serializes every call on one graph.
+ */
+#include "pelt_core.h"
+#ifdef __KERNEL__
+#include <linux/stddef.h>
+#else
+#include <stddef.h>
+#endif
+
+/* errors, returned negated (the same values as the kernel's errno.h) */
+#define SL_BO_EINVAL		22
+#define SL_BO_ENOSPC		28
+
+#define SL_BO_MAX_DEPTH		32	/* tasks in a chain, the waiter included */
+#define SL_BO_SNAP_DEPTH	8	/* tasks kept in a worst-moment snapshot */
+#define SL_BO_COMM_LEN		16	/* TASK_COMM_LEN */
+#define SL_BO_HIST_BUCKETS	24	/* wait lengths: bucket i is [2^i, 2^(i+1)) us */
+#define SL_BO_NIL		0xffffffffU	/* no table slot */
+
+enum sl_bo_state {
+	SL_BO_RUNNING,		/* on a CPU */
+	SL_BO_RUNNABLE,		/* enqueued, not running */
+	SL_BO_SLEEPING,		/* dequeued (any other value counts as this) */
+};
+
+enum sl_bo_kind {
+	SL_BO_MUTEX,
+	SL_BO_WW_MUTEX,
+};
+
+/* struct sl_bo_prio.policy_class */
+enum sl_bo_class {
+	SL_BO_CLASS_IDLE,	/* SCHED_IDLE */
+	SL_BO_CLASS_NORMAL,	/* SCHED_NORMAL, SCHED_BATCH (CFS/EEVDF) */
+	SL_BO_CLASS_RT,		/* SCHED_FIFO, SCHED_RR */
+	SL_BO_CLASS_DL,		/* SCHED_DEADLINE */
+};
+
+/* Where a wait's time goes, by what the task delaying it does. */
+enum sl_bo_cat {
+	SL_BO_CAT_RUN_LOCAL,		/* running on the waiter's CPU */
+	SL_BO_CAT_RUN_REMOTE,		/* running on another CPU */
+	SL_BO_CAT_PREEMPTED,		/* runnable, not running, on the waiter's CPU */
+	SL_BO_CAT_RUNNABLE_REMOTE,	/* runnable, not running, on another CPU */
+	SL_BO_CAT_SLEEPING,		/* sleeping, not waiting on a tracked lock */
+	SL_BO_CAT_BLOCKED,		/* waiting on a tracked lock itself */
+	SL_BO_CAT_UNOWNED,		/* the lock has no known owner */
+	SL_BO_NR_CATS
+};
+
+/* how a wait ended (struct sl_bo_wait_record.end) */
+enum sl_bo_end {
+	SL_BO_END_NONE,		/* still waiting: sl_bo_next_wait() */
+	SL_BO_END_ACQUIRED,	/* took the lock */
+	SL_BO_END_FAILED,	/* gave up: signal, timeout, ww_mutex -EDEADLK */
+	SL_BO_END_EXIT,		/* the waiter exited */
+};
+
+/* rules of sl_bo_more_important(), bits of struct sl_bo_graph.rules */
+#define SL_BO_RULE_RT		(1U << 0)	/* dl > rt > the rest; higher rt_prio */
+#define SL_BO_RULE_WEIGHT	(1U << 1)	/* both normal: higher nice weight */
+#define SL_BO_RULE_IDLE		(1U << 2)	/* normal or above > SCHED_IDLE */
+#define SL_BO_RULE_CGROUP	(1U << 3)	/* both normal: higher cgroup cpu.weight */
+#define SL_BO_RULES_ALL		0xfU
+
+struct sl_bo_prio {
+	int policy_class;		/* enum sl_bo_class */
+	int rt_prio;			/* 1..99 for rt (sched_priority: higher wins) */
+	unsigned long weight;		/* load weight from nice: 1024 at nice 0 */
+	unsigned long cgroup_weight;	/* effective cpu.weight of its cgroup, 1..10000 */
+};
+
+/* What the caller knows of a task when it reports it. */
+struct sl_bo_task_info {
+	int pid;
+	char comm[SL_BO_COMM_LEN];	/* need not be NUL-terminated */
+	unsigned int state;		/* enum sl_bo_state */
+	int cpu;			/* negative: unknown, never "the waiter's CPU" */
+	struct sl_bo_prio prio;
+};
+
+/* A task of a chain at the start of a wait's worst segment. */
+struct sl_bo_snap_link {
+	u64 lock;			/* the lock it waits on, 0 for the last */
+	unsigned long weight;
+	int pid;
+	int cpu;
+	int policy_class;
+	int rt_prio;
+	unsigned int state;
+	char comm[SL_BO_COMM_LEN];
+};
+
+/*
+ * The chain of a wait at the start of its longest stretch with the chain's
+ * head not running (len_ns > 0; all zero if there was none).
+ */
+struct sl_bo_snap {
+	u64 at_ns;			/* start of the stretch */
+	u64 len_ns;			/* its length */
+	unsigned int depth;		/* tasks in the chain then */
+	unsigned int head_cat;		/* the head's category then */
+	unsigned int nr;		/* links kept: min(depth, SL_BO_SNAP_DEPTH) */
+	struct sl_bo_snap_link link[SL_BO_SNAP_DEPTH];
+};
+
+/* Bookkeeping of a wait in progress (in its waiter's task entry). */
+struct sl_bo_wait {
+	u64 begin_ns;
+	u64 cat_ns[SL_BO_NR_CATS];	/* by the direct owner, up to graph->now */
+	u64 head_ns[SL_BO_NR_CATS];	/* by the chain's head, up to graph->now */
+	u64 inv_ns;			/* inversion time, up to graph->now */
+	u64 seg_begin_ns;		/* start of the current stalled stretch */
+	unsigned int cat, head;		/* the categories since graph->now */
+	unsigned int inv_now;		/* rules matched since graph->now (0: none) */
+	unsigned int inv_rules;		/* rules matched during some time > 0 */
+	unsigned int depth, max_depth;	/* tasks in the chain: now, most seen */
+	bool cycle;			/* the chain ended in a cycle at some time */
+	bool in_seg;			/* the head is not running now */
+	struct sl_bo_snap cur;		/* chain at seg_begin_ns, if in_seg */
+	struct sl_bo_snap best;		/* longest closed stalled stretch */
+};
+
+/* Hash index of both tables (see "Tables" in blocked_on_core.c). */
+struct sl_bo_hnode {
+	u64 key;			/* 0: the slot is free */
+	u32 next;			/* next slot of its bucket, or of the free list */
+	u32 head;			/* first slot of the bucket numbered like this slot */
+};
+
+struct sl_bo_task {
+	struct sl_bo_hnode h;		/* h.key: the caller's key (task_struct *) */
+	u32 lock;			/* slot of the lock it waits on, or SL_BO_NIL */
+	u32 wprev, wnext;		/* list of the waiting tasks */
+	u32 nr_owned;			/* tracked locks it owns */
+	int pid;
+	int cpu;
+	unsigned int state;
+	struct sl_bo_prio prio;
+	char comm[SL_BO_COMM_LEN];	/* NUL-terminated */
+	struct sl_bo_wait w;		/* valid while lock != SL_BO_NIL */
+};
+
+struct sl_bo_lock {
+	struct sl_bo_hnode h;		/* h.key: the caller's key (lock address) */
+	u32 owner;			/* owner's task slot, or SL_BO_NIL (unowned) */
+	u32 nr_waiters;
+	unsigned int kind;		/* enum sl_bo_kind */
+};
+
+struct sl_bo_table {
+	void *base;			/* the caller's array */
+	u32 size, stride;		/* its length, its element size */
+	u32 nr;				/* slots in use */
+	u32 free;			/* first free slot, or SL_BO_NIL */
+};
+
+struct sl_bo_graph {
+	struct sl_bo_task *tasks;
+	struct sl_bo_lock *locks;
+	struct sl_bo_table tt, lt;	/* their indexes */
+	u32 wait_first;			/* list of the waiting tasks */
+	u32 nr_waits;
+	u64 now;			/* latest timestamp seen: every wait is accounted to it */
+	unsigned int rules;		/* SL_BO_RULE_* for inversions; init: all */
+	u64 cycles_seen;		/* edges that closed a cycle of waits */
+	u64 nr_dropped;			/* tasks or owners not tracked: tables full */
+	u64 nr_replaced;		/* waits ended, unrecorded, by a new wait */
+};
+
+/* A task of a chain (sl_bo_chain()). */
+struct sl_bo_link {
+	u64 task;
+	u64 lock;			/* the lock it waits on, 0 if none */
+	u64 owner;			/* that lock's owner, 0 if none (or no lock) */
+	unsigned int kind;		/* that lock's kind */
+	unsigned int state;
+	int pid;
+	int cpu;
+	struct sl_bo_prio prio;
+	char comm[SL_BO_COMM_LEN];
+};
+
+/* A wait, ended (or in progress: end == SL_BO_END_NONE). */
+struct sl_bo_wait_record {
+	u64 waiter;			/* the waiter's key */
+	u64 lock;
+	unsigned int kind;
+	int pid;
+	char comm[SL_BO_COMM_LEN];
+	struct sl_bo_prio prio;		/* the waiter's, at the end */
+	u64 begin_ns, end_ns, duration_ns;
+	bool acquired;
+	unsigned int end;		/* enum sl_bo_end */
+	u64 cat_ns[SL_BO_NR_CATS];	/* sums to duration_ns */
+	u64 head_ns[SL_BO_NR_CATS];	/* sums to duration_ns; BLOCKED: cycle or too deep */
+	unsigned int depth;		/* tasks in the chain at the end */
+	unsigned int max_depth;		/* most tasks in the chain while waiting */
+	bool cycle;			/* the chain ended in a cycle at some time */
+	unsigned int inv_rules;		/* SL_BO_RULE_* that made it an inversion */
+	u64 inv_ns;			/* inversion time */
+	struct sl_bo_snap snap;		/* the worst moment */
+};
+
+struct sl_bo_stats {
+	u64 count;			/* waits */
+	u64 acquired;			/* of which ended with the lock taken */
+	u64 cycles;			/* of which saw a cycle */
+	u64 inversions;			/* of which were inversions */
+	u64 total_ns, max_ns, inv_ns;
+	u64 hist[SL_BO_HIST_BUCKETS];	/* by duration */
+	u64 cat_ns[SL_BO_NR_CATS];
+	u64 head_ns[SL_BO_NR_CATS];
+};
+
+void sl_bo_init(struct sl_bo_graph *g, struct sl_bo_task *tasks, u32 max_tasks,
+		struct sl_bo_lock *locks, u32 max_locks);
+int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
+		     const struct sl_bo_task_info *wi, u64 lock, unsigned int kind,
+		     u64 owner, const struct sl_bo_task_info *oi, u64 now);
+void sl_bo_owner(struct sl_bo_graph *g, u64 lock, u64 owner,
+		 const struct sl_bo_task_info *oi, u64 now);
+void sl_bo_task_state(struct sl_bo_graph *g, u64 task, unsigned int state,
+		      int cpu, u64 now);
+void sl_bo_task_prio(struct sl_bo_graph *g, u64 task,
+		     const struct sl_bo_prio *p, u64 now);
+bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
+		    u64 now, struct sl_bo_wait_record *rec);
+bool sl_bo_task_exit(struct sl_bo_graph *g, u64 task, u64 now,
+		     struct sl_bo_wait_record *rec);
+
+int sl_bo_chain(const struct sl_bo_graph *g, u64 waiter, struct sl_bo_link *out,
+		int max, bool *cycle);
+bool sl_bo_next_wait(const struct sl_bo_graph *g, u32 *pos, u64 now,
+		     struct sl_bo_wait_record *rec);
+
+unsigned int sl_bo_importance_rules(const struct sl_bo_prio *a,
+				    const struct sl_bo_prio *b,
+				    unsigned int rules);
+bool sl_bo_more_important(const struct sl_bo_prio *a,
+			  const struct sl_bo_prio *b, unsigned int rules);
+
+unsigned int sl_bo_hist_bucket(u64 ns);
+void sl_bo_stats_reset(struct sl_bo_stats *st);
+void sl_bo_stats_add(struct sl_bo_stats *st, const struct sl_bo_wait_record *rec);
+
+/*
+ * Every wait in progress, as a record up to @now: pos starts at 0.
+ * Work: at most the task table's size over the whole loop.
+ */
+#define sl_bo_for_each_wait(g, pos, now, rec) \
+	for ((pos) = 0; sl_bo_next_wait((g), &(pos), (now), (rec)); )
+
+static inline u32 sl_bo_nr_tasks(const struct sl_bo_graph *g)
+{
+	return g->tt.nr;
+}
+
+static inline u32 sl_bo_nr_locks(const struct sl_bo_graph *g)
+{
+	return g->lt.nr;
+}
+
+static inline u32 sl_bo_nr_waits(const struct sl_bo_graph *g)
+{
+	return g->nr_waits;
+}
+
+static inline u64 sl_bo_cycles_seen(const struct sl_bo_graph *g)
+{
+	return g->cycles_seen;
+}
+
+#endif /* SCHEDLAB_BLOCKED_ON_CORE_H */
