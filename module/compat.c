@@ -275,23 +275,26 @@ bool sl_proxy_exec_enabled(void)
 	return proxy_exec_key && static_key_enabled(proxy_exec_key);
 }
 
+/*
+ * Proxy execution is built in when the kernel has its static key
+ * (__sched_proxy_exec, kallsyms) or find_proxy_task() (BTF; it may be
+ * inlined away on a proxy kernel, so the key is looked for first).
+ */
 static void detect_proxy_exec(void)
 {
-	unsigned long key;
+	unsigned long key = sl_lookup_symbol("__sched_proxy_exec");
 
-#if SL_HAS_FUNC_find_proxy_task
-	key = sl_lookup_symbol("__sched_proxy_exec");
 	if (key) {
 		proxy_exec_key = (struct static_key *)key;
-		set_cap(SL_CAP_PROXY_EXEC, true, "built in, %s at boot",
-			sl_proxy_exec_enabled() ? "enabled" : "disabled");
-	} else {
-		set_cap(SL_CAP_PROXY_EXEC, true, "built in, state unknown: %s",
-			lookup_name_why[0] ? lookup_name_why : "no __sched_proxy_exec");
+		set_cap(SL_CAP_PROXY_EXEC, true, "built in, %s",
+			sl_proxy_exec_enabled() ? "enabled" : "disabled (sched_proxy_exec=0)");
+		return;
 	}
+#if SL_HAS_FUNC_find_proxy_task
+	set_cap(SL_CAP_PROXY_EXEC, true, "built in (find_proxy_task), state unknown: %s",
+		lookup_name_why[0] ? lookup_name_why : "no __sched_proxy_exec");
 #else
-	(void)key;
-	set_cap(SL_CAP_PROXY_EXEC, false, "find_proxy_task() not in BTF");
+	set_cap(SL_CAP_PROXY_EXEC, false, "neither __sched_proxy_exec nor find_proxy_task()");
 #endif
 }
 
@@ -329,7 +332,7 @@ int sl_compat_init(void)
 		"BTF");
 	set_cap(SL_CAP_BLOCKED_ON, SL_HAS_task_struct__blocked_on,
 		SL_HAS_task_struct__blocked_on ? "BTF" :
-		"not in BTF (kernel without proxy exec or DEBUG_MUTEXES)");
+		"not in BTF (a struct mutex * since 6.17; before, only with DEBUG_MUTEXES)");
 #ifdef SCHED_GETATTR_FLAG_DL_DYNAMIC
 	set_cap(SL_CAP_DL_DYNAMIC, true, "uapi header of the target kernel");
 #else

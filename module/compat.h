@@ -68,6 +68,15 @@ void sl_tracepoint_unregister(const char *name, void *probe, void *data);
 /* A private symbol's address, or 0. */
 unsigned long sl_lookup_symbol(const char *name);
 
+/*
+ * sched_process_exit's probe gained a bool group_dead in 7.x: true where
+ * the target kernel's own declaration says so (the includer includes
+ * <trace/events/sched.h>).
+ */
+#define SL_TP_EXIT_HAS_GROUP_DEAD \
+	__builtin_types_compatible_p(typeof(&check_trace_callback_type_sched_process_exit), \
+				     void (*)(void (*)(void *, struct task_struct *, bool)))
+
 /* The scheduler tick function (sched_tick, scheduler_tick before 6.10). */
 const char *sl_tick_function(void);
 

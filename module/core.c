@@ -18,12 +18,14 @@
 #include <linux/utsname.h>
 #include <linux/string.h>
 #include <linux/ctype.h>
+#include <linux/uaccess.h>
 
 #include "schedlab.h"
 #include "cpu_signals.h"
 #include "dlparams.h"
 #include "signals.h"
 #include "overutil.h"
+#include "blocked_on.h"
 
 /* The one table of experiments. */
 static struct sl_feature *const sl_features[] = {
@@ -31,6 +33,7 @@ static struct sl_feature *const sl_features[] = {
 	&dlparams_feature,
 	&signals_feature,
 	&overutil_feature,
+	&blocked_on_feature,
 };
 
 static char *enable;
@@ -153,6 +156,19 @@ static ssize_t param_show(struct kobject *k, struct kobj_attribute *a, char *buf
 	p->get_str(f, tmp, min(sizeof(tmp), p->str_size));
 	mutex_unlock(&f->lock);
 	return sysfs_emit(buf, "%s\n", tmp);
+}
+
+int sl_parse_reset_write(const char __user *ubuf, size_t count)
+{
+	char buf[2];
+
+	if (count == 0 || count > 2)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	if (buf[0] != '1' || (count == 2 && buf[1] != '\n'))
+		return -EINVAL;
+	return 0;
 }
 
 /* A string parameter: printable ASCII, one optional trailing newline. */

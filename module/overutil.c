@@ -608,15 +608,11 @@ DEFINE_SHOW_ATTRIBUTE(hist);
 static ssize_t reset_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	char buf[4] = {};
 	unsigned long flags;
+	int ret = sl_parse_reset_write(ubuf, count);
 
-	if (count == 0 || count > 2)
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	if (buf[0] != '1' || (count == 2 && buf[1] != '\n'))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	raw_spin_lock_irqsave(&ou_lock, flags);
 	if (!cpus) {
 		raw_spin_unlock_irqrestore(&ou_lock, flags);

@@ -88,6 +88,12 @@ struct sl_feature {
 u64 sl_percpu_sum_u64(const void __percpu *base, size_t offset);
 #define sl_percpu_sum(base, offset) sl_percpu_sum_u64((const void __percpu *)(base), offset)
 
+/*
+ * A write to a feature's debugfs "reset" file: "1", a trailing newline
+ * allowed. Returns 0, or -EINVAL / -EFAULT (then nothing is to change).
+ */
+int sl_parse_reset_write(const char __user *ubuf, size_t count);
+
 static inline bool sl_feature_enabled(const struct sl_feature *f)
 {
 	return READ_ONCE(f->enabled);

@@ -136,6 +136,66 @@ TRACE_EVENT(overutil,
 		  __entry->on, __entry->util, __entry->capacity)
 );
 
+/*
+ * mutex_wait_begin / mutex_wait_end: a task's wait on a kernel mutex
+ * (blocked_on.c). The end carries the wait's split by what the lock's owner
+ * did (us): running on the waiter's CPU, running elsewhere, preempted on
+ * the waiter's CPU, runnable elsewhere, asleep, itself blocked on another
+ * mutex, no owner; how it ended (1 acquired, 2 failed, 3 exit); the
+ * deepest chain; the inversion rules that matched and the inversion time.
+ */
+TRACE_EVENT(mutex_wait_begin,
+	TP_PROTO(int pid, u64 lock, int owner_pid),
+	TP_ARGS(pid, lock, owner_pid),
+	TP_STRUCT__entry(
+		__field(int, pid)
+		__field(u64, lock)
+		__field(int, owner_pid)
+	),
+	TP_fast_assign(
+		__entry->pid = pid;
+		__entry->lock = lock;
+		__entry->owner_pid = owner_pid;
+	),
+	TP_printk("pid=%d lock=0x%llx owner=%d", __entry->pid, __entry->lock,
+		  __entry->owner_pid)
+);
+
+TRACE_EVENT(mutex_wait_end,
+	TP_PROTO(int pid, u64 lock, u64 duration_ns, unsigned int end, const u64 *cat_ns,
+		 unsigned int max_depth, unsigned int inv_rules, u64 inv_ns),
+	TP_ARGS(pid, lock, duration_ns, end, cat_ns, max_depth, inv_rules, inv_ns),
+	TP_STRUCT__entry(
+		__field(int, pid)
+		__field(u64, lock)
+		__field(u64, duration_us)
+		__field(unsigned int, end)
+		__array(u64, cat_us, 7)
+		__field(unsigned int, max_depth)
+		__field(unsigned int, inv_rules)
+		__field(u64, inv_us)
+	),
+	TP_fast_assign(
+		int i;
+
+		__entry->pid = pid;
+		__entry->lock = lock;
+		__entry->duration_us = div_u64(duration_ns, NSEC_PER_USEC);
+		__entry->end = end;
+		for (i = 0; i < 7; i++)
+			__entry->cat_us[i] = div_u64(cat_ns[i], NSEC_PER_USEC);
+		__entry->max_depth = max_depth;
+		__entry->inv_rules = inv_rules;
+		__entry->inv_us = div_u64(inv_ns, NSEC_PER_USEC);
+	),
+	TP_printk("pid=%d lock=0x%llx us=%llu end=%u run_local=%llu run_remote=%llu preempted=%llu runnable_remote=%llu sleeping=%llu blocked=%llu unowned=%llu depth=%u inv_rules=0x%x inv_us=%llu",
+		  __entry->pid, __entry->lock, __entry->duration_us, __entry->end,
+		  __entry->cat_us[0], __entry->cat_us[1], __entry->cat_us[2],
+		  __entry->cat_us[3], __entry->cat_us[4], __entry->cat_us[5],
+		  __entry->cat_us[6], __entry->max_depth, __entry->inv_rules,
+		  __entry->inv_us)
+);
+
 #endif /* SCHEDLAB_TRACE_H */
 
 #undef TRACE_INCLUDE_PATH

@@ -417,11 +417,8 @@ static void __maybe_unused probe_exit_group(void *data, struct task_struct *p,
 	forget(p);
 }
 
-#define EXIT_PROBE_HAS_GROUP_DEAD \
-	__builtin_types_compatible_p(typeof(&check_trace_callback_type_sched_process_exit), \
-				     void (*)(void (*)(void *, struct task_struct *, bool)))
 #define EXIT_PROBE \
-	__builtin_choose_expr(EXIT_PROBE_HAS_GROUP_DEAD, probe_exit_group, probe_exit)
+	__builtin_choose_expr(SL_TP_EXIT_HAS_GROUP_DEAD, probe_exit_group, probe_exit)
 
 static void probe_types_checked(void)
 {

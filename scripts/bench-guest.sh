@@ -71,7 +71,7 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
-	for c in dlparams signals signals+trace overutil; do
+	for c in dlparams signals signals+trace overutil blocked_on; do
 		ctx_bench $c 10 > "$SCHEDLAB_RESULTS/ctx-$c.json"
 		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%-15s %14.0f %14.0f %9.2f%% %7.2f..%.2f%%" % (d["feature"], d["median_off"], d["median_on"], d["slowdown_pct"], *d["slowdown_p25_p75_pct"]))' "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done

@@ -25,6 +25,9 @@ for f in "$SYS"/*/; do
 			common=("sixteen_chars_xx" $'a\tb' $'\x01' $'a\n\n' $'\x7f' $'caf\xc3\xa9' "@300")
 			extra=() ;;
 		overutil/linger_*_ticks) extra=("-1" "1001") ;;
+		blocked_on/min_wait_us)	extra=("-1" "10000001") ;;
+		blocked_on/rules)	extra=("0" "16" "-1") ;;
+		blocked_on/max_tasks)	extra=("0" "15" "8193" "-1") ;;
 		overutil/capacity)	# per CPU 0..1024, comma-separated, one entry per CPU at most
 			common=("abc" "1025" "160,,1024" "," "160," ",160" "-1" "160 1024" "0x10"
 				"$(printf '1,%.0s' $(seq 1 $(( $(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1 ))))1" "99999" $'160

@@ -1,0 +1,874 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * blocked_on: which task waits on which kernel mutex held by whom, chains
+ * of any depth, and what each wait was stuck behind (definitions and
+ * arithmetic: blocked_on_core.c; docs/blocked_on.md).
+ *
+ * Events (stock tracepoints, no kernel patch):
+ *   contention_begin   with LCB_F_MUTEX (mutex and ww_mutex slow path):
+ *                      current waits on the lock; the lock's owner is read
+ *                      from its owner word (flags masked). It fires again
+ *                      after each wake-up of the wait (spinning, then
+ *                      queued): every one refreshes the edge and the owner.
+ *   contention_end     the wait is over (0: acquired; -EINTR, -EDEADLK:
+ *                      not): a record, its statistics and an event
+ *   sched_switch       tracked tasks (waiters, owners) running, runnable
+ *                      or sleeping, and on which CPU; a waiter switched
+ *                      out asleep has its lock's owner word read again
+ *                      (steals, handoffs) and, where the kernel has
+ *                      task_struct::blocked_on (a struct mutex *, 6.17+),
+ *                      schedlab's edge compared with it
+ *   sched_wakeup(_new) runnable, and a waiter's lock owner read again
+ *   sched_migrate_task runnable on another CPU
+ *   sched_process_exit the task is forgotten
+ *
+ * Pointers. Task and lock addresses are kept only as keys: a task is
+ * dereferenced only when it is current or an argument of the tracepoint
+ * being handled, or when it was just read from a lock's owner word in the
+ * same probe (tasks are freed after an RCU grace period and the probes
+ * run with preemption disabled); a task's key is dropped at its exit,
+ * before it can be freed and its address reused. A lock is dereferenced
+ * only by a task that is in its slow path (its owner word then cannot go
+ * away), or for a waiter the graph says is still in it.
+ *
+ * Locking: the graph, the statistics and the counters are under one raw
+ * spinlock; probes do a bounded amount of work under it (the graph's
+ * tables are sized by max_tasks) and allocate nothing. With no task
+ * tracked, the scheduler probes return after one read.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": blocked_on: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kallsyms.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <trace/events/lock.h>	/* LCB_F_*, probe prototypes */
+#include <trace/events/sched.h>
+
+#include "blocked_on.h"
+#include "blocked_on_core.h"
+#include "schedlab_trace.h"
+
+/* the flag bits in the low bits of struct mutex::owner (kernel/locking/mutex.h) */
+#define MUTEX_OWNER_FLAGS	0x07UL
+
+#define STATS_LOCKS	128	/* locks with statistics */
+#define STATS_TASKS	128	/* waiting tasks with statistics */
+#define WORST		8	/* worst inversions kept */
+#define REPORT_CHAINS	32	/* chains in one read of "chains" */
+#define REPORT_LINKS	16	/* links shown per chain */
+
+static const char * const cat_names[SL_BO_NR_CATS] = {
+	"run_local", "run_remote", "preempted", "runnable_remote", "sleeping",
+	"blocked", "unowned",
+};
+
+/* parameters */
+static s64 min_wait_us;
+static s64 rules = SL_BO_RULES_ALL;
+static s64 max_tasks = 256;
+
+static DEFINE_RAW_SPINLOCK(bo_lock);
+static struct sl_bo_graph graph;
+static struct sl_bo_task *task_slots;
+static struct sl_bo_lock *lock_slots;
+static bool graph_ready;
+
+struct lock_stat {
+	u64 lock;
+	struct sl_bo_stats st;
+};
+
+struct task_stat {
+	int pid;
+	char comm[TASK_COMM_LEN];
+	struct sl_bo_stats st;
+};
+
+/* all under bo_lock */
+static struct lock_stat *lock_stats;	/* STATS_LOCKS */
+static struct task_stat *task_stats;	/* STATS_TASKS */
+static u32 nr_lock_stats, nr_task_stats;
+static struct sl_bo_wait_record *worst;	/* WORST, by inv_ns */
+static u32 nr_worst;
+static struct {
+	u64 begun, ended, recorded, short_waits, no_room, stats_full;
+	u64 bo_checked, bo_agree, bo_cleared, bo_disagree, bo_missed;
+	u64 since;
+} cnt;
+
+/* a record per CPU: too big for the probes' stacks */
+static DEFINE_PER_CPU(struct sl_bo_wait_record, scratch);
+
+/* --- tasks --------------------------------------------------------------- */
+
+static void fill_prio(struct task_struct *p, struct sl_bo_prio *prio)
+{
+	int policy = READ_ONCE(p->policy);
+	unsigned long weight = READ_ONCE(p->se.load.weight);
+
+	prio->policy_class = policy == SCHED_IDLE ? SL_BO_CLASS_IDLE :
+			     policy == SCHED_FIFO || policy == SCHED_RR ? SL_BO_CLASS_RT :
+			     policy == SCHED_DEADLINE ? SL_BO_CLASS_DL : SL_BO_CLASS_NORMAL;
+	prio->rt_prio = READ_ONCE(p->rt_priority);
+#ifdef CONFIG_64BIT
+	weight >>= SCHED_FIXEDPOINT_SHIFT;	/* scale_load_down() */
+#endif
+	prio->weight = weight;
+	prio->cgroup_weight = 100;
+#if defined(CONFIG_FAIR_GROUP_SCHED) && SL_HAS_task_group__shares
+	{
+		/* the task's own group's cpu.weight, from its shares */
+		void *tg = READ_ONCE(p->sched_task_group);
+		unsigned long shares;
+
+		if (tg) {
+			shares = SL_READ(tg, task_group__shares);
+#ifdef CONFIG_64BIT
+			shares >>= SCHED_FIXEDPOINT_SHIFT;
+#endif
+			prio->cgroup_weight = clamp_t(unsigned long,
+						      DIV_ROUND_CLOSEST(shares * 100, 1024),
+						      1, 10000);
+		}
+	}
+#endif
+}
+
+static unsigned int state_of(struct task_struct *p)
+{
+	if (READ_ONCE(p->on_cpu))
+		return SL_BO_RUNNING;
+	return READ_ONCE(p->on_rq) ? SL_BO_RUNNABLE : SL_BO_SLEEPING;
+}
+
+static void fill_info(struct task_struct *p, unsigned int state,
+		      struct sl_bo_task_info *i)
+{
+	i->pid = p->pid;
+	memcpy(i->comm, p->comm, sizeof(i->comm));
+	i->comm[sizeof(i->comm) - 1] = '\0';
+	i->state = state;
+	i->cpu = task_cpu(p);
+	fill_prio(p, &i->prio);
+}
+
+/* The owner a lock's word names; NULL if none, or if it is @waiter (handoff). */
+static struct task_struct *mutex_owner_of(void *lock, struct task_struct *waiter)
+{
+	unsigned long owner = atomic_long_read(&((struct mutex *)lock)->owner);
+	struct task_struct *p = (struct task_struct *)(owner & ~MUTEX_OWNER_FLAGS);
+
+	return p == waiter ? NULL : p;
+}
+
+/* Read @lock's owner again for @waiter, which is in its slow path; bo_lock held. */
+static void refresh_owner(struct task_struct *waiter, u64 lock, u64 now)
+{
+	struct task_struct *owner = mutex_owner_of((void *)lock, waiter);
+	struct sl_bo_task_info oi;
+
+	if (owner)
+		fill_info(owner, state_of(owner), &oi);
+	sl_bo_owner(&graph, lock, (u64)owner, owner ? &oi : NULL, now);
+}
+
+/* The lock @p waits on in the graph, 0 if none; bo_lock held. */
+static u64 waits_on(struct task_struct *p)
+{
+	struct sl_bo_link link;
+	bool cycle;
+
+	if (sl_bo_chain(&graph, (u64)p, &link, 1, &cycle) < 1)
+		return 0;
+	return link.lock;
+}
+
+/* --- statistics (bo_lock held) ------------------------------------------ */
+
+static struct sl_bo_stats *lock_stats_of(u64 lock)
+{
+	u32 i;
+
+	for (i = 0; i < nr_lock_stats; i++)
+		if (lock_stats[i].lock == lock)
+			return &lock_stats[i].st;
+	if (nr_lock_stats == STATS_LOCKS)
+		return NULL;
+	lock_stats[nr_lock_stats].lock = lock;
+	sl_bo_stats_reset(&lock_stats[nr_lock_stats].st);
+	return &lock_stats[nr_lock_stats++].st;
+}
+
+static struct sl_bo_stats *task_stats_of(const struct sl_bo_wait_record *r)
+{
+	struct task_stat *t;
+	u32 i;
+
+	for (i = 0; i < nr_task_stats; i++)
+		if (task_stats[i].pid == r->pid)
+			return &task_stats[i].st;
+	if (nr_task_stats == STATS_TASKS)
+		return NULL;
+	t = &task_stats[nr_task_stats++];
+	t->pid = r->pid;
+	memcpy(t->comm, r->comm, sizeof(t->comm));
+	sl_bo_stats_reset(&t->st);
+	return &t->st;
+}
+
+static void keep_if_worse(const struct sl_bo_wait_record *r)
+{
+	u32 i;
+
+	if (!r->inv_rules)
+		return;
+	if (nr_worst < WORST) {
+		i = nr_worst++;
+	} else {
+		if (r->inv_ns <= worst[WORST - 1].inv_ns)
+			return;
+		i = WORST - 1;
+	}
+	/* keep the array sorted by inv_ns, largest first */
+	while (i > 0 && worst[i - 1].inv_ns < r->inv_ns) {
+		worst[i] = worst[i - 1];
+		i--;
+	}
+	worst[i] = *r;
+}
+
+/* A wait ended: true if it is worth an event (not shorter than min_wait_us). */
+static bool account(const struct sl_bo_wait_record *r)
+{
+	struct sl_bo_stats *st;
+
+	cnt.ended++;
+	if (r->duration_ns < (u64)READ_ONCE(min_wait_us) * NSEC_PER_USEC) {
+		cnt.short_waits++;
+		return false;
+	}
+	cnt.recorded++;
+	st = lock_stats_of(r->lock);
+	if (st)
+		sl_bo_stats_add(st, r);
+	else
+		cnt.stats_full++;
+	st = task_stats_of(r);
+	if (st)
+		sl_bo_stats_add(st, r);
+	else
+		cnt.stats_full++;
+	keep_if_worse(r);
+	return true;
+}
+
+static void trace_end(const struct sl_bo_wait_record *r)
+{
+	trace_mutex_wait_end(r->pid, r->lock, r->duration_ns, r->end, r->cat_ns,
+			     r->max_depth, r->inv_rules, r->inv_ns);
+}
+
+/* --- probes -------------------------------------------------------------- */
+
+static void probe_contention_begin(void *data, void *lock, unsigned int flags)
+{
+	struct sl_bo_task_info wi, oi;
+	struct task_struct *owner;
+	unsigned long irqflags;
+	u32 before;
+	int ret;
+	u64 now;
+
+	/* our own raw spinlock's contention comes back here: filter first */
+	if (!(flags & LCB_F_MUTEX))
+		return;
+	owner = mutex_owner_of(lock, current);
+	fill_info(current, SL_BO_RUNNING, &wi);
+	if (owner)
+		fill_info(owner, state_of(owner), &oi);
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	if (!graph_ready) {
+		raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+		return;
+	}
+	now = local_clock();
+	before = sl_bo_nr_waits(&graph);
+	ret = sl_bo_wait_begin(&graph, (u64)current, &wi, (u64)lock, SL_BO_MUTEX,
+			       (u64)owner, owner ? &oi : NULL, now);
+	if (ret)
+		cnt.no_room++;
+	else if (sl_bo_nr_waits(&graph) != before)
+		cnt.begun++;
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	if (!ret && trace_mutex_wait_begin_enabled())
+		trace_mutex_wait_begin(wi.pid, (u64)lock, owner ? oi.pid : 0);
+}
+
+static void probe_contention_end(void *data, void *lock, int ret)
+{
+	struct sl_bo_wait_record *r = this_cpu_ptr(&scratch);
+	unsigned long irqflags;
+	bool emit = false;
+
+	/*
+	 * The end of a contention on bo_lock itself fires from inside the
+	 * lock's slow path with the lock just taken: never take it again.
+	 * (Begins carry flags and are filtered; ends do not.)
+	 */
+	if (lock == (void *)&bo_lock || !sl_bo_nr_waits(&graph))
+		return;
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	if (graph_ready &&
+	    sl_bo_wait_end(&graph, (u64)current, (u64)lock, ret == 0, local_clock(), r))
+		emit = account(r);
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	/* r is this CPU's and the probe runs with preemption off */
+	if (emit)
+		trace_end(r);
+}
+
+/* @prev going to sleep in a mutex slow path: the kernel's own edge */
+static void check_blocked_on(struct task_struct *prev, u64 lock)
+{
+#if SL_HAS_task_struct__blocked_on
+	u64 bo = SL_READ(prev, task_struct__blocked_on);
+
+	if (!lock) {
+		if (bo)
+			cnt.bo_missed++;
+		return;
+	}
+	cnt.bo_checked++;
+	if (bo == lock)
+		cnt.bo_agree++;
+	else if (!bo)
+		cnt.bo_cleared++;	/* an unlocker or a wound cleared it first */
+	else
+		cnt.bo_disagree++;
+#endif
+}
+
+static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			       struct task_struct *next, unsigned int prev_state)
+{
+	bool asleep = !preempt && prev_state != TASK_RUNNING;
+	int cpu = smp_processor_id();
+	unsigned long irqflags;
+	u64 now, lock;
+
+	if (!sl_bo_nr_tasks(&graph))
+		return;
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	if (!graph_ready)
+		goto out;
+	now = local_clock();
+	sl_bo_task_state(&graph, (u64)prev, asleep ? SL_BO_SLEEPING : SL_BO_RUNNABLE,
+			 cpu, now);
+	if (asleep) {
+		lock = waits_on(prev);
+		if (lock)
+			refresh_owner(prev, lock, now);
+		check_blocked_on(prev, lock);
+	}
+	sl_bo_task_state(&graph, (u64)next, SL_BO_RUNNING, cpu, now);
+out:
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+}
+
+static void probe_sched_wakeup(void *data, struct task_struct *p)
+{
+	unsigned long irqflags;
+	u64 now, lock;
+
+	if (!sl_bo_nr_tasks(&graph))
+		return;
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	if (graph_ready) {
+		now = local_clock();
+		sl_bo_task_state(&graph, (u64)p, SL_BO_RUNNABLE, task_cpu(p), now);
+		/* woken in its slow path: the lock was released or handed off */
+		lock = waits_on(p);
+		if (lock)
+			refresh_owner(p, lock, now);
+	}
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+}
+
+static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu)
+{
+	unsigned long irqflags;
+
+	if (!sl_bo_nr_tasks(&graph))
+		return;
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	if (graph_ready)
+		sl_bo_task_state(&graph, (u64)p, state_of(p) == SL_BO_RUNNING ?
+				 SL_BO_RUNNING : SL_BO_RUNNABLE, dest_cpu, local_clock());
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+}
+
+static void task_exit(struct task_struct *p)
+{
+	struct sl_bo_wait_record *r = this_cpu_ptr(&scratch);
+	unsigned long irqflags;
+	bool emit = false;
+
+	if (!sl_bo_nr_tasks(&graph))
+		return;
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	if (graph_ready && sl_bo_task_exit(&graph, (u64)p, local_clock(), r))
+		emit = account(r);
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	if (emit)
+		trace_end(r);
+}
+
+static void __maybe_unused probe_exit(void *data, struct task_struct *p)
+{
+	task_exit(p);
+}
+
+static void __maybe_unused probe_exit_group(void *data, struct task_struct *p,
+					    bool group_dead)
+{
+	task_exit(p);
+}
+
+#define EXIT_PROBE \
+	__builtin_choose_expr(SL_TP_EXIT_HAS_GROUP_DEAD, probe_exit_group, probe_exit)
+
+static void probe_types_checked(void)
+{
+	check_trace_callback_type_contention_begin(probe_contention_begin);
+	check_trace_callback_type_contention_end(probe_contention_end);
+	check_trace_callback_type_sched_switch(probe_sched_switch);
+	check_trace_callback_type_sched_wakeup(probe_sched_wakeup);
+	check_trace_callback_type_sched_wakeup_new(probe_sched_wakeup);
+	check_trace_callback_type_sched_migrate_task(probe_sched_migrate_task);
+	check_trace_callback_type_sched_process_exit(EXIT_PROBE);
+}
+
+/* --- enable / disable ---------------------------------------------------- */
+
+static const struct {
+	const char *tp;
+	void *probe;
+} probes[] = {
+	{ "sched_process_exit", (void *)EXIT_PROBE },
+	{ "sched_switch", probe_sched_switch },
+	{ "sched_wakeup", probe_sched_wakeup },
+	{ "sched_wakeup_new", probe_sched_wakeup },
+	{ "sched_migrate_task", probe_sched_migrate_task },
+	{ "contention_end", probe_contention_end },
+	{ "contention_begin", probe_contention_begin },
+};
+
+static void unregister_probes(int n)
+{
+	while (n-- > 0)
+		sl_tracepoint_unregister(probes[n].tp, probes[n].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void clear_stats(void)
+{
+	nr_lock_stats = 0;
+	nr_task_stats = 0;
+	nr_worst = 0;
+	memset(&cnt, 0, sizeof(cnt));
+	cnt.since = local_clock();
+}
+
+static void free_storage(void)
+{
+	vfree(task_slots);
+	vfree(lock_slots);
+	vfree(lock_stats);
+	vfree(task_stats);
+	vfree(worst);
+	task_slots = NULL;
+	lock_slots = NULL;
+	lock_stats = NULL;
+	task_stats = NULL;
+	worst = NULL;
+}
+
+static int blocked_on_enable(struct sl_feature *f)
+{
+	int i, ret;
+
+	task_slots = vzalloc(array_size(max_tasks, sizeof(*task_slots)));
+	lock_slots = vzalloc(array_size(max_tasks, sizeof(*lock_slots)));
+	lock_stats = vzalloc(array_size(STATS_LOCKS, sizeof(*lock_stats)));
+	task_stats = vzalloc(array_size(STATS_TASKS, sizeof(*task_stats)));
+	worst = vzalloc(array_size(WORST, sizeof(*worst)));
+	if (!task_slots || !lock_slots || !lock_stats || !task_stats || !worst) {
+		free_storage();
+		return -ENOMEM;
+	}
+	raw_spin_lock_irq(&bo_lock);
+	sl_bo_init(&graph, task_slots, max_tasks, lock_slots, max_tasks);
+	graph.rules = rules;
+	clear_stats();
+	graph_ready = true;
+	raw_spin_unlock_irq(&bo_lock);
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
+		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
+		if (ret)
+			goto fail;
+	}
+	return 0;
+fail:
+	unregister_probes(i);
+	raw_spin_lock_irq(&bo_lock);
+	graph_ready = false;
+	raw_spin_unlock_irq(&bo_lock);
+	free_storage();
+	return ret;
+}
+
+static void blocked_on_disable(struct sl_feature *f)
+{
+	unregister_probes(ARRAY_SIZE(probes));
+	raw_spin_lock_irq(&bo_lock);
+	graph_ready = false;
+	sl_bo_init(&graph, NULL, 0, NULL, 0);
+	raw_spin_unlock_irq(&bo_lock);
+	free_storage();
+}
+
+static int blocked_on_init(struct sl_feature *f)
+{
+	if (0)
+		probe_types_checked();
+	sl_bo_init(&graph, NULL, 0, NULL, 0);
+	return 0;
+}
+
+static int rules_changed(struct sl_feature *f, const struct sl_param *p)
+{
+	raw_spin_lock_irq(&bo_lock);
+	graph.rules = rules;
+	raw_spin_unlock_irq(&bo_lock);
+	return 0;
+}
+
+/* --- reports ------------------------------------------------------------- */
+
+static const char *class_name(int c)
+{
+	static const char * const names[] = { "idle", "normal", "rt", "dl" };
+
+	return c >= 0 && c < ARRAY_SIZE(names) ? names[c] : "?";
+}
+
+static const char *state_name(unsigned int s)
+{
+	return s == SL_BO_RUNNING ? "R" : s == SL_BO_RUNNABLE ? "r" : "S";
+}
+
+static void show_prio(struct seq_file *m, const struct sl_bo_prio *p)
+{
+	if (p->policy_class == SL_BO_CLASS_RT)
+		seq_printf(m, "rt/%d", p->rt_prio);
+	else
+		seq_printf(m, "%s/w%lu/cg%lu", class_name(p->policy_class), p->weight,
+			   p->cgroup_weight);
+}
+
+struct chain_copy {
+	int n;
+	bool cycle;
+	struct sl_bo_wait_record r;	/* the wait so far */
+	struct sl_bo_link link[REPORT_LINKS];
+};
+
+static void show_proxy(struct seq_file *m)
+{
+	seq_printf(m, "# proxy execution: %s%s\n",
+		   sl_cap_has(SL_CAP_PROXY_EXEC) ? "built in, " : "not built in",
+		   !sl_cap_has(SL_CAP_PROXY_EXEC) ? "" :
+		   sl_proxy_exec_enabled() ? "enabled: owners run on their waiters' behalf" :
+		   "disabled");
+}
+
+/* One line per wait in progress: the chain from the waiter to the head. */
+static int chains_show(struct seq_file *m, void *v)
+{
+	struct chain_copy *c = vmalloc(array_size(REPORT_CHAINS, sizeof(*c)));
+	int i, j, n = 0;
+	u32 pos;
+
+	if (!c)
+		return -ENOMEM;
+	show_proxy(m);
+	seq_puts(m, "# waiter -> lock -> owner -> lock -> ... (pid comm class/prio state cpu), waited_us, split so far\n");
+	raw_spin_lock_irq(&bo_lock);
+	if (graph_ready) {
+		u64 now = local_clock();
+
+		sl_bo_for_each_wait(&graph, pos, now, &c[n].r) {
+			c[n].n = sl_bo_chain(&graph, c[n].r.waiter, c[n].link, REPORT_LINKS,
+					     &c[n].cycle);
+			if (++n == REPORT_CHAINS)
+				break;
+		}
+	}
+	raw_spin_unlock_irq(&bo_lock);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < c[i].n; j++) {
+			const struct sl_bo_link *l = &c[i].link[j];
+
+			seq_printf(m, "%s%d %s ", j ? " -> " : "", l->pid, l->comm);
+			show_prio(m, &l->prio);
+			seq_printf(m, " %s %d", state_name(l->state), l->cpu);
+			if (l->lock)
+				seq_printf(m, " -> lock %p (%ps)", (void *)l->lock, (void *)l->lock);
+		}
+		if (c[i].cycle)
+			seq_puts(m, " -> CYCLE");
+		seq_printf(m, " | depth %d waited_us %llu", c[i].n,
+			   div_u64(c[i].r.duration_ns, NSEC_PER_USEC));
+		for (j = 0; j < SL_BO_NR_CATS; j++)
+			if (c[i].r.cat_ns[j])
+				seq_printf(m, " %s %llu", cat_names[j],
+					   div_u64(c[i].r.cat_ns[j], NSEC_PER_USEC));
+		seq_putc(m, '\n');
+	}
+	vfree(c);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(chains);
+
+static void show_stats_header(struct seq_file *m, const char *key)
+{
+	int j;
+
+	seq_printf(m, "%-18s %-16s %8s %8s %10s %10s %12s %6s", key, "comm", "waits",
+		   "acquired", "total_us", "max_us", "inversion_us", "invs");
+	for (j = 0; j < SL_BO_NR_CATS; j++)
+		seq_printf(m, " %10s", cat_names[j]);
+	seq_puts(m, " hist_log2_us\n");
+}
+
+static void show_stats(struct seq_file *m, const struct sl_bo_stats *st)
+{
+	int j, last = -1;
+
+	seq_printf(m, " %8llu %8llu %10llu %10llu %12llu %6llu", st->count, st->acquired,
+		   div_u64(st->total_ns, NSEC_PER_USEC), div_u64(st->max_ns, NSEC_PER_USEC),
+		   div_u64(st->inv_ns, NSEC_PER_USEC), st->inversions);
+	for (j = 0; j < SL_BO_NR_CATS; j++)
+		seq_printf(m, " %10llu", div_u64(st->cat_ns[j], NSEC_PER_USEC));
+	for (j = 0; j < SL_BO_HIST_BUCKETS; j++)
+		if (st->hist[j])
+			last = j;
+	seq_putc(m, ' ');
+	for (j = 0; j <= last; j++)
+		seq_printf(m, "%s%llu", j ? "," : "", st->hist[j]);
+	seq_putc(m, '\n');
+}
+
+/* completed waits per lock: a copy taken under the lock, printed outside */
+static int locks_show(struct seq_file *m, void *v)
+{
+	struct lock_stat *c = vmalloc(array_size(STATS_LOCKS, sizeof(*c)));
+	u32 i, n = 0;
+
+	if (!c)
+		return -ENOMEM;
+	raw_spin_lock_irq(&bo_lock);
+	if (graph_ready) {
+		n = nr_lock_stats;
+		memcpy(c, lock_stats, n * sizeof(*c));
+	}
+	raw_spin_unlock_irq(&bo_lock);
+	seq_puts(m, "# completed waits per lock (times in us; hist: waits by log2 of their length in us, from bucket 0)\n");
+	show_stats_header(m, "lock");
+	for (i = 0; i < n; i++) {
+		char sym[KSYM_SYMBOL_LEN];
+
+		snprintf(sym, sizeof(sym), "%ps", (void *)c[i].lock);
+		seq_printf(m, "%-18p %-16.16s", (void *)c[i].lock, sym);
+		show_stats(m, &c[i].st);
+	}
+	vfree(c);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(locks);
+
+static int tasks_show(struct seq_file *m, void *v)
+{
+	struct task_stat *c = vmalloc(array_size(STATS_TASKS, sizeof(*c)));
+	u32 i, n = 0;
+
+	if (!c)
+		return -ENOMEM;
+	raw_spin_lock_irq(&bo_lock);
+	if (graph_ready) {
+		n = nr_task_stats;
+		memcpy(c, task_stats, n * sizeof(*c));
+	}
+	raw_spin_unlock_irq(&bo_lock);
+	seq_puts(m, "# completed waits per waiting task (times in us)\n");
+	show_stats_header(m, "pid");
+	for (i = 0; i < n; i++) {
+		seq_printf(m, "%-18d %-16s", c[i].pid, c[i].comm);
+		show_stats(m, &c[i].st);
+	}
+	vfree(c);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tasks);
+
+static int inversions_show(struct seq_file *m, void *v)
+{
+	struct sl_bo_wait_record *c = vmalloc(array_size(WORST, sizeof(*c)));
+	u32 i, j, n = 0;
+
+	if (!c)
+		return -ENOMEM;
+	raw_spin_lock_irq(&bo_lock);
+	if (graph_ready) {
+		n = nr_worst;
+		memcpy(c, worst, n * sizeof(*c));
+	}
+	raw_spin_unlock_irq(&bo_lock);
+	show_proxy(m);
+	seq_printf(m, "# worst inversions (rules 0x%llx: 1 rt, 2 weight, 4 idle, 8 cgroup), each with its chain at the start of its longest stall\n",
+		   rules);
+	for (i = 0; i < n; i++) {
+		const struct sl_bo_snap *s = &c[i].snap;
+
+		seq_printf(m, "%u: pid %d %s ", i, c[i].pid, c[i].comm);
+		show_prio(m, &c[i].prio);
+		seq_printf(m, " lock %p (%ps) waited_us %llu inversion_us %llu rules 0x%x",
+			   (void *)c[i].lock, (void *)c[i].lock,
+			   div_u64(c[i].duration_ns, NSEC_PER_USEC),
+			   div_u64(c[i].inv_ns, NSEC_PER_USEC), c[i].inv_rules);
+		for (j = 0; j < SL_BO_NR_CATS; j++)
+			if (c[i].cat_ns[j])
+				seq_printf(m, " %s %llu", cat_names[j],
+					   div_u64(c[i].cat_ns[j], NSEC_PER_USEC));
+		seq_printf(m, "\n   stall of %llu us, chain depth %u:",
+			   div_u64(s->len_ns, NSEC_PER_USEC), s->depth);
+		for (j = 0; j < s->nr; j++)
+			seq_printf(m, "%s %d %s %s/%d %s %d", j ? " ->" : "", s->link[j].pid,
+				   s->link[j].comm, class_name(s->link[j].policy_class),
+				   s->link[j].policy_class == SL_BO_CLASS_RT ?
+				   s->link[j].rt_prio : (int)s->link[j].weight,
+				   state_name(s->link[j].state), s->link[j].cpu);
+		seq_putc(m, '\n');
+	}
+	vfree(c);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(inversions);
+
+static int stats_show(struct seq_file *m, void *v)
+{
+	typeof(cnt) c;
+	u32 tasks = 0, locks = 0, waits = 0;
+	u64 cycles = 0, dropped = 0;
+	bool ready;
+
+	raw_spin_lock_irq(&bo_lock);
+	ready = graph_ready;
+	c = cnt;
+	if (ready) {
+		tasks = sl_bo_nr_tasks(&graph);
+		locks = sl_bo_nr_locks(&graph);
+		waits = sl_bo_nr_waits(&graph);
+		cycles = sl_bo_cycles_seen(&graph);
+		dropped = graph.nr_dropped;
+	}
+	raw_spin_unlock_irq(&bo_lock);
+	show_proxy(m);
+	seq_printf(m, "enabled %d\ntracked_tasks %u\ntracked_locks %u\nwaits_in_progress %u\n",
+		   ready, tasks, locks, waits);
+	seq_printf(m, "waits_begun %llu\nwaits_ended %llu\nwaits_recorded %llu\nwaits_shorter_than_min %llu\n",
+		   c.begun, c.ended, c.recorded, c.short_waits);
+	seq_printf(m, "no_room %llu\nowners_not_tracked %llu\nstats_full %llu\ncycles %llu\n",
+		   c.no_room, dropped, c.stats_full, cycles);
+	seq_printf(m, "blocked_on_field %s\nblocked_on_checked %llu\nblocked_on_agree %llu\nblocked_on_cleared %llu\nblocked_on_disagree %llu\nblocked_on_missed %llu\n",
+		   SL_HAS_task_struct__blocked_on ? "yes" : "no", c.bo_checked, c.bo_agree,
+		   c.bo_cleared, c.bo_disagree, c.bo_missed);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(stats);
+
+/* "1" (a trailing newline allowed) clears the statistics; the graph stays. */
+static ssize_t reset_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	int ret = sl_parse_reset_write(ubuf, count);
+
+	if (ret)
+		return ret;
+	raw_spin_lock_irq(&bo_lock);
+	if (!graph_ready) {
+		raw_spin_unlock_irq(&bo_lock);
+		return -ENODEV;
+	}
+	clear_stats();
+	raw_spin_unlock_irq(&bo_lock);
+	return count;
+}
+
+static const struct file_operations reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = reset_write,
+	.llseek = noop_llseek,
+};
+
+static int blocked_on_debugfs(struct sl_feature *f, struct dentry *dir)
+{
+	debugfs_create_file("chains", 0400, dir, NULL, &chains_fops);
+	debugfs_create_file("locks", 0400, dir, NULL, &locks_fops);
+	debugfs_create_file("tasks", 0400, dir, NULL, &tasks_fops);
+	debugfs_create_file("inversions", 0400, dir, NULL, &inversions_fops);
+	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	debugfs_create_file("reset", 0200, dir, NULL, &reset_fops);
+	return 0;
+}
+
+static const struct sl_param blocked_on_params[] = {
+	{
+		.name = "min_wait_us",
+		.help = "waits shorter than this are counted but not recorded (statistics, events)",
+		.value = &min_wait_us, .min = 0, .max = 10000000, .live = true,
+	},
+	{
+		.name = "rules",
+		.help = "what makes a waiter more important than its owner: 1 rt prio, 2 nice weight, 4 SCHED_IDLE, 8 cgroup cpu.weight (sum)",
+		.value = &rules, .min = 1, .max = SL_BO_RULES_ALL, .live = true,
+		.on_change = rules_changed,
+	},
+	{
+		.name = "max_tasks",
+		.help = "tasks (and locks) tracked at once, waiters and owners (set while disabled)",
+		.value = &max_tasks, .min = 16, .max = 8192,
+	},
+	{ }
+};
+
+struct sl_feature blocked_on_feature = {
+	.name = "blocked_on",
+	.summary = "mutex wait chains (waiter -> lock -> owner -> ...) and what each wait was stuck behind: running, preempted, asleep owners; inversions",
+	.needs = SL_CAP(SL_CAP_TP_CONTENTION_BEGIN) | SL_CAP(SL_CAP_TP_CONTENTION_END) |
+		 SL_CAP(SL_CAP_TP_SCHED_SWITCH) | SL_CAP(SL_CAP_TP_SCHED_WAKEUP) |
+		 SL_CAP(SL_CAP_TP_SCHED_WAKEUP_NEW) | SL_CAP(SL_CAP_TP_SCHED_MIGRATE_TASK) |
+		 SL_CAP(SL_CAP_TP_SCHED_PROCESS_EXIT),
+	.init = blocked_on_init,
+	.enable = blocked_on_enable,
+	.disable = blocked_on_disable,
+	.debugfs = blocked_on_debugfs,
+	.params = blocked_on_params,
+};

@@ -1,0 +1,108 @@
+# blocked_on: mutex wait chains built exactly with the test driver
+# (tests/modules/schedlab_testdrv.ko), checked against the driver's own
+# ground truth:
+#  - a 3-level chain D -> m2 -> C -> m1 -> B -> m0 -> A: members, order and
+#    depth in the chains report while it stands;
+#  - an inversion: a nice-19 owner L of m3 on CPU 1, preempted there by a
+#    SCHED_FIFO hog H, while a SCHED_FIFO waiter W waits: W's wait split
+#    into preempted (H's busy stretch inside W's wait, from the driver's
+#    log) and running, within 5% of the wait;
+#  - where the kernel has task_struct::blocked_on, no disagreement with it;
+#  - nothing left tracked afterwards; unload while waits are in progress.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+BO=$SYS/blocked_on
+BD=$DBG/blocked_on
+TD=/sys/kernel/debug/schedlab_testdrv
+TDKO=$TOP/build/$KVER/tests/modules/schedlab_testdrv.ko
+
+load
+is "$(cat $BO/available)" 1 "blocked_on available"
+ok "[ -f $TDKO ]" "the test driver is built ($TDKO)"
+insmod $TDKO || true
+ok "[ -w $TD/cmd ]" "test driver loaded"
+td() { $SYSFS_WRITE $TD/cmd "$1"; }
+pid_of() { awk -v n="$1" '$1 == n && $2 ~ /^pid=/ { sub("pid=", "", $2); print $2; exit }' $TD/log; }
+# the wait of worker NAME's step STEP from the driver's log, in us: start end
+step_times() { awk -v n="$1" -v s="$2" '$1 == n && $2 == s { print int($6 / 1000), int($7 / 1000); exit }' $TD/log; }
+
+is "$($SYSFS_WRITE $BO/enabled 1)" ok "blocked_on enabled"
+diag "$(head -1 $BD/stats)"
+
+# --- 1. a 3-level chain ------------------------------------------------------
+is "$(td 'spawn A cpu=0 policy=other nice=0 lock m0; busy 3000; unlock m0')" ok "spawn A"
+is "$(td 'spawn B cpu=1 policy=other nice=0 lock m1; wait A 0; lock m0; unlock m0; unlock m1')" ok "spawn B"
+is "$(td 'spawn C cpu=1 policy=other nice=0 lock m2; wait B 0; sleep 50; lock m1; unlock m1; unlock m2')" ok "spawn C"
+is "$(td 'spawn D cpu=1 policy=other nice=0 wait C 0; sleep 100; lock m2; unlock m2')" ok "spawn D"
+is "$(td start)" ok "start"
+# until D waits (A holds m0 for 3 s)
+for i in $(seq 20); do
+	pd=$(pid_of D)
+	chains=$(<$BD/chains)
+	[ -n "$pd" ] && grep -q "^$pd .* | depth 4 " <<<"$chains" && break
+	sleep 0.1
+done
+diag "$chains"
+pa=$(pid_of A) pb=$(pid_of B) pc=$(pid_of C) pd=$(pid_of D)
+line=$(grep "^$pd " <<<"$chains")
+members=$(sed -E 's/ -> lock [^ ]+ \([^)]*\)//g; s/ \| .*//' <<<"$line" | awk -v RS=' -> ' '{ print $1 }' | paste -sd' ')
+is "$members" "$pd $pc $pb $pa" "D's chain is D -> C -> B -> A"
+ok "grep -q ' | depth 4 ' <<<\"$line\"" "depth 4"
+ok "grep -q 'blocked' <<<\"$line\"" "D's wait counts as blocked further down the chain"
+is "$($SYSFS_WRITE $TD/cmd reset)" ok "the chain unwinds (driver reset waits for it)"
+st=$(cat $BD/stats)
+is "$(awk '/^waits_in_progress/ {print $2}' <<<"$st")" 0 "no wait left in progress"
+
+# --- 2. an inversion, split against the driver's ground truth ------------------
+is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
+td 'spawn L cpu=1 policy=other nice=19 lock m3; busy 600; unlock m3' >/dev/null
+td 'spawn H cpu=1 policy=fifo prio=10 wait L 0; sleep 100; busy 300; sleep 800' >/dev/null
+td 'spawn W cpu=1 policy=fifo prio=20 wait L 0; sleep 50; lock m3; unlock m3' >/dev/null
+is "$(td start)" ok "inversion scenario started"
+is "$($SYSFS_WRITE $TD/cmd reset)" ok "inversion scenario done"
+pw=$(pid_of W)
+read -r w0 w1 < <(step_times W 2)
+read -r h0 h1 < <(step_times H 2)
+wait_us=$(( w1 - w0 ))
+pre=$(( (h1 < w1 ? h1 : w1) - (h0 > w0 ? h0 : w0) ))
+[ $pre -lt 0 ] && pre=0
+diag "driver: W waited ${wait_us} us (${w0}..${w1}); H busy ${h0}..${h1}: owner preempted ${pre} us"
+inv=$(cat $BD/inversions)
+diag "$inv"
+tl=$(awk -v p="$pw" '$1 == p' $BD/tasks)
+diag "$(head -2 $BD/tasks | tail -1)"
+diag "$tl"
+hdr=$(sed -n 2p $BD/tasks)
+col() { awk -v c="$1" -v h="$hdr" 'BEGIN { n = split(h, f, " "); for (i = 1; i <= n; i++) if (f[i] == c) k = i } { print $(k) }' <<<"$tl"; }
+total=$(col total_us) pre_m=$(col preempted) run_m=$(col run_local)
+ok "[ $(absdiff "$total" "$wait_us") -le $(( wait_us / 20 )) ]" "W's wait: schedlab $total us vs driver $wait_us us (5%)"
+ok "[ $(absdiff "$pre_m" "$pre") -le $(( wait_us / 20 )) ]" "preempted-owner share: schedlab $pre_m us vs ground truth $pre us (within 5% of the wait)"
+ok "[ $(absdiff "$run_m" $(( wait_us - pre ))) -le $(( wait_us / 20 )) ]" "owner running on W's CPU: schedlab $run_m us vs $(( wait_us - pre )) us"
+ok "grep -q \"pid $pw W .*rules 0x[0-9a-f]*[13579bdf] \" <<<\"\$inv\"" "W's wait is an inversion by RT priority"
+
+# --- 3. the kernel's own edge, leftovers --------------------------------------
+st=$(cat $BD/stats)
+diag "$(grep blocked_on <<<"$st" | tr '\n' ' ')"
+if [ "$(awk '/^blocked_on_field/ {print $2}' <<<"$st")" = yes ]; then
+	ok "[ $(awk '/^blocked_on_checked/ {print $2}' <<<"$st") -ge 1 ]" "blocked_on compared at sleeping switch-outs (since the reset)"
+	is "$(awk '/^blocked_on_disagree/ {print $2}' <<<"$st")" 0 "no disagreement with task_struct::blocked_on"
+fi
+is "$(awk '/^tracked_tasks/ {print $2}' <<<"$st")/$(awk '/^tracked_locks/ {print $2}' <<<"$st")" 0/0 "nothing tracked once the waits are over"
+
+# --- 4. unload during contention -----------------------------------------------
+td 'spawn P cpu=0 policy=other nice=0 lock m4; busy 3000; unlock m4' >/dev/null
+td 'spawn Q cpu=1 policy=other nice=0 wait P 0; lock m4; unlock m4' >/dev/null
+td start >/dev/null
+for i in $(seq 20); do
+	w=$(awk '/^waits_in_progress/ {print $2}' $BD/stats)
+	[ "$w" -ge 1 ] && break
+	sleep 0.1
+done
+ok "[ $w -ge 1 ]" "a wait in progress"
+is "$($SYSFS_WRITE $BO/enabled 0)" ok "disabled during the wait"
+is "$($SYSFS_WRITE $TD/cmd reset)" ok "the waits end"
+rmmod schedlab_testdrv
+unload
+ok '! loaded' "unloaded"
+done_testing
