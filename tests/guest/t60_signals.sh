@@ -54,7 +54,9 @@ mkdir -p $cg
 echo $pk > $cg/cgroup.procs
 echo "$(stat -c %i $cg)" > $SYS/signals/filter_cgroup
 sh -c "echo \$\$ > $cg/cgroup.procs; exec taskset -c 1 $LOADBIN -n sl_incg spin 60000" & pc=$!
-sleep 1
+# the execs take a while under emulation: until the load has named itself
+for i in $(seq 100); do [ "$(cat /proc/$pc/comm 2>/dev/null)" = sl_incg ] && break; sleep 0.1; done
+sleep 0.2
 is "$(awk 'NR > 2 {print $3}' $TASKS | sort -u | tr '\n' ' ')" "sl_incg sl_keep " "filter_cgroup shows only the tasks in that cgroup (one moved there, one started there)"
 echo 0 > $SYS/signals/filter_cgroup
 stop $pk $po $pc
