@@ -18,7 +18,7 @@ HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 HOSTBIN := build/host
 TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
 	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench \
-	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check
+	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check $(HOSTBIN)/rename_loop
 
 all: module tools
 
@@ -40,6 +40,10 @@ $(HOSTBIN)/signals_check: tests/guest/signals_check.c
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 $(HOSTBIN)/sl_load: tools/workload/sl_load.c
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(HOSTBIN)/rename_loop: tools/workload/rename_loop.c
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 

@@ -561,6 +561,12 @@ static int rules_changed(struct sl_feature *f, const struct sl_param *p)
 
 /* --- reports ------------------------------------------------------------- */
 
+/*
+ * The files are root-only; lock addresses are printed raw (0x...), not
+ * hashed, so that a lock can be matched with other tools' views of it
+ * (bpftrace, perf lock, crash) and with the events' lock field.
+ */
+
 static const char *class_name(int c)
 {
 	static const char * const names[] = { "idle", "normal", "rt", "dl" };
@@ -629,7 +635,7 @@ static int chains_show(struct seq_file *m, void *v)
 			show_prio(m, &l->prio);
 			seq_printf(m, " %s %d", state_name(l->state), l->cpu);
 			if (l->lock)
-				seq_printf(m, " -> lock %p (%ps)", (void *)l->lock, (void *)l->lock);
+				seq_printf(m, " -> lock 0x%llx (%ps)", l->lock, (void *)l->lock);
 		}
 		if (c[i].cycle)
 			seq_puts(m, " -> CYCLE");
@@ -694,8 +700,10 @@ static int locks_show(struct seq_file *m, void *v)
 	for (i = 0; i < n; i++) {
 		char sym[KSYM_SYMBOL_LEN];
 
+		/* one column: "name [module]" loses its module part */
 		snprintf(sym, sizeof(sym), "%ps", (void *)c[i].lock);
-		seq_printf(m, "%-18p %-16.16s", (void *)c[i].lock, sym);
+		strreplace(sym, ' ', '\0');
+		seq_printf(m, "0x%-16llx %-16s", c[i].lock, sym);
 		show_stats(m, &c[i].st);
 	}
 	vfree(c);
@@ -719,6 +727,7 @@ static int tasks_show(struct seq_file *m, void *v)
 	seq_puts(m, "# completed waits per waiting task (times in us)\n");
 	show_stats_header(m, "pid");
 	for (i = 0; i < n; i++) {
+		strreplace(c[i].comm, ' ', '_');	/* one column */
 		seq_printf(m, "%-18d %-16s", c[i].pid, c[i].comm);
 		show_stats(m, &c[i].st);
 	}
@@ -748,8 +757,8 @@ static int inversions_show(struct seq_file *m, void *v)
 
 		seq_printf(m, "%u: pid %d %s ", i, c[i].pid, c[i].comm);
 		show_prio(m, &c[i].prio);
-		seq_printf(m, " lock %p (%ps) waited_us %llu inversion_us %llu rules 0x%x",
-			   (void *)c[i].lock, (void *)c[i].lock,
+		seq_printf(m, " lock 0x%llx (%ps) waited_us %llu inversion_us %llu rules 0x%x",
+			   c[i].lock, (void *)c[i].lock,
 			   div_u64(c[i].duration_ns, NSEC_PER_USEC),
 			   div_u64(c[i].inv_ns, NSEC_PER_USEC), c[i].inv_rules);
 		for (j = 0; j < SL_BO_NR_CATS; j++)
@@ -803,14 +812,9 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
-/* "1" (a trailing newline allowed) clears the statistics; the graph stays. */
-static ssize_t reset_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
+/* the "reset" file: clears the statistics; the graph stays */
+static int reset_stats(void)
 {
-	int ret = sl_parse_reset_write(ubuf, count);
-
-	if (ret)
-		return ret;
 	raw_spin_lock_irq(&bo_lock);
 	if (!graph_ready) {
 		raw_spin_unlock_irq(&bo_lock);
@@ -818,15 +822,8 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 	}
 	clear_stats();
 	raw_spin_unlock_irq(&bo_lock);
-	return count;
+	return 0;
 }
-
-static const struct file_operations reset_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = reset_write,
-	.llseek = noop_llseek,
-};
 
 static int blocked_on_debugfs(struct sl_feature *f, struct dentry *dir)
 {
@@ -835,7 +832,7 @@ static int blocked_on_debugfs(struct sl_feature *f, struct dentry *dir)
 	debugfs_create_file("tasks", 0400, dir, NULL, &tasks_fops);
 	debugfs_create_file("inversions", 0400, dir, NULL, &inversions_fops);
 	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
-	debugfs_create_file("reset", 0200, dir, NULL, &reset_fops);
+	sl_debugfs_reset_file(dir, reset_stats);
 	return 0;
 }
 

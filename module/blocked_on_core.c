@@ -168,6 +168,7 @@
  * counts both.
  */
 #include "blocked_on_core.h"
+#include "hist_core.h"
 
 /* --- tables ---------------------------------------------------------------- */
 
@@ -569,11 +570,25 @@ struct sl_bo_walk {
 	unsigned int end;		/* enum sl_bo_walk_end */
 };
 
+/*
+ * The lock task @ti is blocked on: SL_BO_NIL if none, and also if that
+ * lock's owner is @ti itself. The owner word names a waiter as soon as the
+ * lock is handed off to it or it takes it, a moment before the end of its
+ * wait is seen: from then on it holds the lock, it is no longer blocked
+ * (and a waiter behind it is not on a cycle).
+ */
+static u32 sl_bo_blocked_on(const struct sl_bo_graph *g, u32 ti)
+{
+	u32 li = g->tasks[ti].lock;
+
+	return li != SL_BO_NIL && g->locks[li].owner == ti ? SL_BO_NIL : li;
+}
+
 static void sl_bo_walk(const struct sl_bo_graph *g, u32 ti, struct sl_bo_walk *wk)
 {
-	const struct sl_bo_task *t;
 	const struct sl_bo_lock *l;
 	unsigned int k;
+	u32 li;
 
 	wk->depth = 0;
 	for (;;) {
@@ -588,12 +603,12 @@ static void sl_bo_walk(const struct sl_bo_graph *g, u32 ti, struct sl_bo_walk *w
 			return;
 		}
 		wk->task[wk->depth++] = ti;
-		t = &g->tasks[ti];
-		if (t->lock == SL_BO_NIL) {
+		li = sl_bo_blocked_on(g, ti);
+		if (li == SL_BO_NIL) {
 			wk->end = SL_BO_WALK_HEAD;
 			return;
 		}
-		l = &g->locks[t->lock];
+		l = &g->locks[li];
 		if (l->owner == SL_BO_NIL) {
 			wk->end = SL_BO_WALK_UNOWNED;
 			return;
@@ -609,7 +624,7 @@ static bool sl_bo_on_cycle(const struct sl_bo_graph *g, u32 li)
 	unsigned int n;
 
 	for (n = 0; n < SL_BO_MAX_DEPTH && ti != SL_BO_NIL; n++) {
-		u32 next = g->tasks[ti].lock;
+		u32 next = sl_bo_blocked_on(g, ti);
 
 		if (next == li)
 			return true;
@@ -686,7 +701,7 @@ static void sl_bo_wait_update(struct sl_bo_graph *g, u32 ti)
 
 	if (l->owner == SL_BO_NIL)
 		w->cat = SL_BO_CAT_UNOWNED;
-	else if (g->tasks[l->owner].lock != SL_BO_NIL)
+	else if (sl_bo_blocked_on(g, l->owner) != SL_BO_NIL)
 		w->cat = SL_BO_CAT_BLOCKED;
 	else
 		w->cat = sl_bo_state_cat(&g->tasks[l->owner], t->cpu);
@@ -1136,23 +1151,10 @@ bool sl_bo_next_wait(const struct sl_bo_graph *g, u32 *pos, u64 now,
 	return false;
 }
 
-/**
- * sl_bo_hist_bucket - histogram bucket of a wait length
- * @ns: the length, in ns
- *
- * Return: floor(log2(us)) of the length in whole microseconds, 0 below
- * 2 us, at most SL_BO_HIST_BUCKETS - 1.
- */
+/* the histogram bucket of a wait length of @ns: sl_log2_us_bucket() */
 unsigned int sl_bo_hist_bucket(u64 ns)
 {
-	u64 us = div_u64(ns, 1000);
-	unsigned int b = 0;
-
-	while (us >= 2 && b < SL_BO_HIST_BUCKETS - 1) {
-		us >>= 1;
-		b++;
-	}
-	return b;
+	return sl_log2_us_bucket(ns, SL_BO_HIST_BUCKETS);
 }
 
 /**

@@ -158,9 +158,12 @@ static ssize_t param_show(struct kobject *k, struct kobj_attribute *a, char *buf
 	return sysfs_emit(buf, "%s\n", tmp);
 }
 
-int sl_parse_reset_write(const char __user *ubuf, size_t count)
+static ssize_t reset_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
 {
+	int (*reset)(void) = file->private_data;
 	char buf[2];
+	int ret;
 
 	if (count == 0 || count > 2)
 		return -EINVAL;
@@ -168,7 +171,20 @@ int sl_parse_reset_write(const char __user *ubuf, size_t count)
 		return -EFAULT;
 	if (buf[0] != '1' || (count == 2 && buf[1] != '\n'))
 		return -EINVAL;
-	return 0;
+	ret = reset();
+	return ret ? ret : count;
+}
+
+static const struct file_operations reset_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = reset_write,
+	.llseek = noop_llseek,
+};
+
+void sl_debugfs_reset_file(struct dentry *dir, int (*reset)(void))
+{
+	debugfs_create_file("reset", 0200, dir, reset, &reset_fops);
 }
 
 /* A string parameter: printable ASCII, one optional trailing newline. */

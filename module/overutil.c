@@ -605,14 +605,10 @@ static int hist_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(hist);
 
 /* "1" (a trailing newline allowed) clears the statistics; states stay. */
-static ssize_t reset_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
+static int reset_stats(void)
 {
 	unsigned long flags;
-	int ret = sl_parse_reset_write(ubuf, count);
 
-	if (ret)
-		return ret;
 	raw_spin_lock_irqsave(&ou_lock, flags);
 	if (!cpus) {
 		raw_spin_unlock_irqrestore(&ou_lock, flags);
@@ -626,22 +622,15 @@ static ssize_t reset_write(struct file *file, const char __user *ubuf,
 	kflag.agree = kflag.disagree = kflag.time_on = 0;
 	kflag.since = enabled_at;
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
-	return count;
+	return 0;
 }
-
-static const struct file_operations reset_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = reset_write,
-	.llseek = noop_llseek,
-};
 
 static int overutil_debugfs(struct sl_feature *f, struct dentry *dir)
 {
 	debugfs_create_file("report", 0444, dir, NULL, &report_fops);
 	debugfs_create_file("cpus", 0444, dir, NULL, &cpus_fops);
 	debugfs_create_file("hist", 0444, dir, NULL, &hist_fops);
-	debugfs_create_file("reset", 0200, dir, NULL, &reset_fops);
+	sl_debugfs_reset_file(dir, reset_stats);
 	return 0;
 }
 

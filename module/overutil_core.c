@@ -91,6 +91,7 @@
  * different CPUs) counts as no time at all.
  */
 #include "overutil_core.h"
+#include "hist_core.h"
 
 /* @now - @since, or 0 if @now is before @since */
 static u64 sl_ou_elapsed(u64 now_ns, u64 since_ns)
@@ -162,23 +163,10 @@ static bool sl_ou_verdict_set(struct sl_ou_verdict *v, bool on, u64 now_ns)
 	return true;
 }
 
-/**
- * sl_ou_hist_bucket - histogram bucket of an episode length
- * @ns: the length, in ns
- *
- * Return: floor(log2(us)) of the length in whole microseconds, 0 below
- * 2 us, at most SL_OU_HIST_BUCKETS - 1.
- */
+/* the histogram bucket of an episode length of @ns: sl_log2_us_bucket() */
 unsigned int sl_ou_hist_bucket(u64 ns)
 {
-	u64 us = div_u64(ns, 1000);
-	unsigned int b = 0;
-
-	while (us >= 2 && b < SL_OU_HIST_BUCKETS - 1) {
-		us >>= 1;
-		b++;
-	}
-	return b;
+	return sl_log2_us_bucket(ns, SL_OU_HIST_BUCKETS);
 }
 
 /**

@@ -89,10 +89,12 @@ u64 sl_percpu_sum_u64(const void __percpu *base, size_t offset);
 #define sl_percpu_sum(base, offset) sl_percpu_sum_u64((const void __percpu *)(base), offset)
 
 /*
- * A write to a feature's debugfs "reset" file: "1", a trailing newline
- * allowed. Returns 0, or -EINVAL / -EFAULT (then nothing is to change).
+ * A feature's debugfs "reset" file in @dir (root, write-only): a write of
+ * "1" (a trailing newline allowed) calls @reset, which returns 0 or an
+ * errno for the write; anything else is -EINVAL (-EFAULT) and changes
+ * nothing.
  */
-int sl_parse_reset_write(const char __user *ubuf, size_t count);
+void sl_debugfs_reset_file(struct dentry *dir, int (*reset)(void));
 
 static inline bool sl_feature_enabled(const struct sl_feature *f)
 {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The guest half of `make bench` (see bench.sh): bench-guest.sh dlparams|ctxswitch
+# The guest half of `make bench` (see bench.sh): bench-guest.sh dlparams|ctxswitch|mutex
 set -euo pipefail
 ko=build/$SCHEDLAB_KVER/module/schedlab.ko
-part=${1:?dlparams or ctxswitch}
+part=${1:?dlparams, ctxswitch or mutex}
 out=$SCHEDLAB_RESULTS/bench.txt
 insmod "$ko"
 if [ "$part" = dlparams ]; then
@@ -33,6 +33,33 @@ fi
 # TCG, moves rates by a factor of two). slowdown = 1 - median over pairs of
 # on/off, with the 25th-75th percentile spread.
 ctx_rate() { build/host/ctxswitch 0.5 0 | awk '/^round_trips_per_sec/ {print $2}'; }
+# Contended-mutex throughput: two test-driver workers, one per CPU, taking
+# one kernel mutex in a loop for 0.5 s (tests/modules/README.md, storm):
+# lock/unlock cycles a second, both together.
+TD=/sys/kernel/debug/schedlab_testdrv
+mutex_rate() {
+	echo "spawn S0 cpu=0 storm m5 500" >$TD/cmd
+	echo "spawn S1 cpu=1 storm m5 500" >$TD/cmd
+	echo start >$TD/cmd
+	echo reset >$TD/cmd
+	awk '$3 == "storm" { if (!a || $6 < a) a = $6; if ($7 > b) b = $7; n += $5 }
+		END { printf "%.0f\n", n * 1e9 / (b - a) }' $TD/log
+}
+# The independent observer (scripts/bpftrace/): started once per block of
+# rounds (it takes long to start), stopped with SIGINT.
+BPF_OBSERVER=scripts/bpftrace/mutex_waits.bt
+bpf_pid=
+bpf_start() {
+	bpftrace "$BPF_OBSERVER" >"$SCHEDLAB_RESULTS/bpftrace.out" 2>&1 &
+	bpf_pid=$!
+	for _ in $(seq 600); do
+		grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" && break
+		sleep 0.5
+	done
+	grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" || { cat "$SCHEDLAB_RESULTS/bpftrace.out" >&2; return 1; }
+	sleep 1	# attached after the message
+}
+bpf_stop() { kill -INT "$bpf_pid"; wait "$bpf_pid" || true; }
 TRACING=/sys/kernel/tracing
 ctx_set() {	# ctx_set CASE 0|1
 	case $1 in
@@ -44,38 +71,79 @@ ctx_set() {	# ctx_set CASE 0|1
 	esac
 	sleep 0.2	# let the toggle's own work (RCU, text patching) settle
 }
-ctx_bench() {	# ctx_bench CASE PAIRS
-	local c=$1 n=$2 i off=() on=() r state
-	for ((i = -2; i < n; i++)); do
-		for state in $(( (i + 2) % 2 )) $(( 1 - (i + 2) % 2 )); do
-			ctx_set "$c" $state
-			r=$(ctx_rate)
-			[ $i -ge 0 ] || continue
-			if [ $state = 1 ]; then on+=("$r"); else off+=("$r"); fi
-		done
-	done
-	ctx_set "$c" 0
-	python3 - "$c" "${off[*]}" "${on[*]}" <<'PY'
+summary() {	# summary CASE UNIT "OFF RATES" "ON RATES": a JSON line
+	python3 - "$@" <<'PY'
 import json, statistics, sys
-f, off, on = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+f, unit = sys.argv[1], sys.argv[2]
+off, on = [float(x) for x in sys.argv[3].split()], [float(x) for x in sys.argv[4].split()]
 r = sorted(b / a for a, b in zip(off, on))
 q = statistics.quantiles(r, n=4)
-print(json.dumps({"feature": f, "pairs": len(r), "clock": "icount (instructions)",
-                  "off_round_trips_per_sec": off, "on_round_trips_per_sec": on,
+print(json.dumps({"feature": f, "pairs": len(r), "clock": "icount (instructions)", "unit": unit,
+                  "off": off, "on": on,
                   "median_off": statistics.median(off), "median_on": statistics.median(on),
                   "slowdown_pct": round(100 * (1 - statistics.median(r)), 2),
                   "slowdown_p25_p75_pct": [round(100 * (1 - q[2]), 2), round(100 * (1 - q[0]), 2)]}))
 PY
 }
+ab_bench() {	# ab_bench CASE PAIRS RATE_FN UNIT: the case off and on in adjacent rounds, ABBA
+	local c=$1 n=$2 rate=$3 i off=() on=() r state
+	for ((i = -2; i < n; i++)); do
+		for state in $(( (i + 2) % 2 )) $(( 1 - (i + 2) % 2 )); do
+			ctx_set "$c" $state
+			r=$($rate)
+			[ $i -ge 0 ] || continue
+			if [ $state = 1 ]; then on+=("$r"); else off+=("$r"); fi
+		done
+	done
+	ctx_set "$c" 0
+	summary "$c" "$4" "${off[*]}" "${on[*]}"
+}
+# bpftrace cannot be toggled between rounds: N rounds off, N with the
+# observer, N off again; each observed round is paired with the mean of
+# the two off rounds at the same distance from the block boundaries.
+bpf_bench() {	# bpf_bench N RATE_FN UNIT
+	local n=$1 rate=$2 i a=() b=() c=() off=()
+	for ((i = 0; i < n; i++)); do a+=("$($rate)"); done
+	bpf_start
+	for ((i = 0; i < n; i++)); do b+=("$($rate)"); done
+	bpf_stop
+	for ((i = 0; i < n; i++)); do c+=("$($rate)"); done
+	for ((i = 0; i < n; i++)); do
+		off+=("$(python3 -c 'import sys; print((float(sys.argv[1]) + float(sys.argv[2])) / 2)' "${a[i]}" "${c[n - 1 - i]}")")
+	done
+	summary bpftrace "$3" "${off[*]}" "${b[*]}"
+}
+print_row() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%-15s %14.0f %14.0f %9.2f%% %7.2f..%.2f%%" % (d["feature"], d["median_off"], d["median_on"], d["slowdown_pct"], *d["slowdown_p25_p75_pct"]))' "$1"; }
+
+if [ "$part" = mutex ]; then
+	insmod "build/$SCHEDLAB_KVER/tests/modules/schedlab_testdrv.ko"
+	mutex_rate >/dev/null	# warm up
+	{
+		echo "### contended mutex (two workers on two CPUs, one kernel mutex; 2 vCPUs, instruction-counted guest), cycles/s off vs on in adjacent 0.5 s rounds"
+		printf "%-15s %14s %14s %10s %16s\n" observer "median_off/s" "median_on/s" slowdown "p25..p75"
+		ab_bench blocked_on 8 mutex_rate "lock/unlock cycles per sec" >"$SCHEDLAB_RESULTS/mutex-blocked_on.json"
+		print_row "$SCHEDLAB_RESULTS/mutex-blocked_on.json"
+		bpf_bench 8 mutex_rate "lock/unlock cycles per sec" >"$SCHEDLAB_RESULTS/mutex-bpftrace.json"
+		print_row "$SCHEDLAB_RESULTS/mutex-bpftrace.json"
+		echo "# bpftrace: $BPF_OBSERVER (8 rounds off, 8 observed, 8 off)"
+	} >"$out" 2>&1
+	rmmod schedlab_testdrv
+	rmmod schedlab
+	echo "\"mutex\": [$(cat "$SCHEDLAB_RESULTS"/mutex-*.json | paste -sd,)]" >"$SCHEDLAB_RESULTS/part.json"
+	exit 0
+fi
 build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
 	for c in dlparams signals signals+trace overutil blocked_on; do
-		ctx_bench $c 10 > "$SCHEDLAB_RESULTS/ctx-$c.json"
-		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%-15s %14.0f %14.0f %9.2f%% %7.2f..%.2f%%" % (d["feature"], d["median_off"], d["median_on"], d["slowdown_pct"], *d["slowdown_p25_p75_pct"]))' "$SCHEDLAB_RESULTS/ctx-$c.json"
+		ab_bench $c 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-$c.json"
+		print_row "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done
+	bpf_bench 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-bpftrace.json"
+	print_row "$SCHEDLAB_RESULTS/ctx-bpftrace.json"
 	echo "# signals+trace: signals with its schedlab:signals_task/signals_cpu events recorded (sampler every sample_ms)"
+	echo "# bpftrace: the independent blocked_on observer $BPF_OBSERVER (10 rounds off, 10 observed, 10 off)"
 } >"$out" 2>&1
 rmmod schedlab
 echo "\"ctxswitch\": [$(cat "$SCHEDLAB_RESULTS"/ctx-*.json | paste -sd,)]" >"$SCHEDLAB_RESULTS/part.json"

@@ -13,7 +13,7 @@ set -euo pipefail
 list=/etc/apt/sources.list.d/schedlab-kernels.sources
 pin=/etc/apt/preferences.d/schedlab-kernels
 stamp=/var/lib/schedlab-setup.stamp
-want_stamp="v3"
+want_stamp="v4"
 
 if [ ! -f "$list" ]; then
 	cat >"$list" <<'SRC'
@@ -52,6 +52,7 @@ pkgs=(
 	trace-cmd
 	gnuplot-nox		# signals-plot.sh, overutil-run.sh
 	rt-app			# overutil workloads (scripts/workloads/)
+	bpftrace		# blocked_on's independent observer (scripts/bpftrace/)
 )
 
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp" ] && \

@@ -22,7 +22,7 @@
  *
  * Unloading stops the workers: one not started never runs, a running one
  * stops at its next step (busy and wait steps are cut short) and releases
- * what it holds. A worker still not done after 30 s can only be waiting
+ * what it holds. A worker still not done after 90 s can only be waiting
  * for a lock in a deadlock between programs: the module then WARNs and
  * leaks the memory of those workers and of the log. The stuck kthreads
  * stay blocked forever (nobody releases their locks), so the code and the
@@ -62,7 +62,8 @@
 #define TDRV_ARG_LEN		24	/* "NAME:STEP" */
 #define TDRV_CMD_MAX		1024
 #define TDRV_MAX_MS		10000	/* a sleep; all busy steps of a program */
-#define TDRV_TIMEOUT		(30 * HZ)	/* reset and unload */
+#define TDRV_MAX_STORM_MS	60000	/* a storm */
+#define TDRV_TIMEOUT		(90 * HZ)	/* reset and unload */
 #define TDRV_LOG_MAX		4096
 #define TDRV_FIFO_DEFAULT	(MAX_RT_PRIO / 2)	/* what sched_set_fifo() uses */
 
@@ -106,6 +107,7 @@ enum tdrv_op {
 	TDRV_SLEEP,
 	TDRV_WAIT,
 	TDRV_MARK,
+	TDRV_STORM,
 	TDRV_NR_STEP_OPS,
 	/* log only */
 	TDRV_WWBACKOFF = TDRV_NR_STEP_OPS,	/* a ww lock released after -EDEADLK */
@@ -123,6 +125,7 @@ static const char * const tdrv_op_names[] = {
 	[TDRV_SLEEP] = "sleep",
 	[TDRV_WAIT] = "wait",
 	[TDRV_MARK] = "mark",
+	[TDRV_STORM] = "storm",
 	[TDRV_WWBACKOFF] = "wwbackoff",
 	[TDRV_PID] = "pid",
 };
@@ -131,6 +134,7 @@ static const char * const tdrv_op_names[] = {
 static const unsigned char tdrv_op_nargs[TDRV_NR_STEP_OPS] = {
 	[TDRV_LOCK] = 1, [TDRV_UNLOCK] = 1, [TDRV_WWLOCK] = 1,
 	[TDRV_WWUNLOCK] = 1, [TDRV_BUSY] = 1, [TDRV_SLEEP] = 1, [TDRV_WAIT] = 2,
+	[TDRV_STORM] = 2,
 };
 
 enum tdrv_state {
@@ -152,6 +156,7 @@ struct tdrv_worker;
 struct tdrv_step {
 	enum tdrv_op op;
 	unsigned int arg;		/* lock index, milliseconds, or wait's step */
+	unsigned int ms;		/* storm */
 	struct tdrv_worker *target;	/* wait */
 };
 
@@ -246,6 +251,9 @@ static void tdrv_step_arg(const struct tdrv_step *s, char *buf, size_t len)
 	case TDRV_UNLOCK:
 		snprintf(buf, len, "m%u", s->arg);
 		break;
+	case TDRV_STORM:
+		snprintf(buf, len, "m%u:%u", s->arg, s->ms);
+		break;
 	case TDRV_WWLOCK:
 	case TDRV_WWUNLOCK:
 		snprintf(buf, len, "w%u", s->arg);
@@ -270,6 +278,32 @@ static void tdrv_busy(unsigned int ms)
 
 	while (ktime_get_ns() < end && !READ_ONCE(tdrv_aborting))
 		cpu_relax();
+}
+
+/*
+ * Take and release mutex @idx as fast as possible for @ms of wall time,
+ * holding it a microsecond each time, busy (a waiter on another CPU spins;
+ * one on the owner's CPU, preempted or not, queues and sleeps), and asleep
+ * one time in 16 (every waiter queues and sleeps). With several workers on
+ * the same lock, nearly every cycle is a contended wait. Returns the
+ * number of cycles.
+ */
+static int tdrv_storm(unsigned int idx, unsigned int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	unsigned int n = 0;
+
+	while (ktime_get_ns() < end && !READ_ONCE(tdrv_aborting) && n < INT_MAX) {
+		mutex_lock(tdrv_m[idx]);
+		if (n % 16 == 15)
+			usleep_range(5, 10);
+		else
+			udelay(1);
+		mutex_unlock(tdrv_m[idx]);
+		n++;
+		cond_resched();
+	}
+	return n;
 }
 
 static int tdrv_exec(struct tdrv_worker *w, const struct tdrv_step *s)
@@ -312,6 +346,8 @@ static int tdrv_exec(struct tdrv_worker *w, const struct tdrv_step *s)
 		return 0;
 	case TDRV_WAIT:
 		return wait_for_completion_state(&s->target->step_done[s->arg], TASK_IDLE);
+	case TDRV_STORM:
+		return tdrv_storm(s->arg, s->ms);
 	default:
 		return 0;
 	}
@@ -513,6 +549,14 @@ static int tdrv_parse_step(struct tdrv_step *s, char **args, struct tdrv_check *
 		return c->busy_ms > TDRV_MAX_MS ? -EINVAL : 0;
 	case TDRV_SLEEP:
 		return tdrv_parse_ms(args[0], &s->arg);
+	case TDRV_STORM:
+		ret = tdrv_parse_lock(args[0], 'm', TDRV_NR_M, &s->arg);
+		if (ret)
+			return ret;
+		if (test_bit(s->arg, &c->held_m) ||
+		    kstrtouint(args[1], 10, &s->ms) || s->ms > TDRV_MAX_STORM_MS)
+			return -EINVAL;
+		return 0;
 	case TDRV_WAIT:
 		t = tdrv_find(args[0]);
 		if (!t)
@@ -759,7 +803,7 @@ static void tdrv_free_workers(void)
 }
 
 /*
- * Wait (killable, 30 s at most) for the started workers to finish, then
+ * Wait (killable, 90 s at most) for the started workers to finish, then
  * free all workers. Called with tdrv_ctl_lock, which is dropped while
  * waiting: the other commands fail with -EBUSY meanwhile, status works.
  */

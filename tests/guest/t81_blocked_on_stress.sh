@@ -1,0 +1,120 @@
+# blocked_on under tasks that exit mid-wait, and under a storm of short
+# contended waits:
+#  - real contention from syscalls (tests/guest/pty_writers.py: writers of a
+#    pty nobody reads, on the tty's atomic_write_lock): a waiter killed
+#    mid-wait (its wait ends, not acquired, and it is forgotten), then the
+#    owner killed while a waiter waits (the waiter gets the lock);
+#  - four driver workers on two CPUs taking one mutex for 30 s: at least
+#    10,000 contended waits a second, every wait begun also ended, nothing
+#    left tracked, no slot ever missing, and no vmalloc'd memory of
+#    schedlab's left once disabled (/proc/vmallocinfo names the caller).
+# (vm-run.sh fails the whole run on any warning or splat in dmesg.)
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+BO=$SYS/blocked_on
+BD=$DBG/blocked_on
+TD=/sys/kernel/debug/schedlab_testdrv
+TDKO=$TOP/build/$KVER/tests/modules/schedlab_testdrv.ko
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' $BD/stats; }
+# the tasks report's column COL for PID
+task_col() {	# task_col PID COL
+	awk -v p="$1" -v c="$2" 'NR == 2 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		$1 == p { print $(k); exit }' $BD/tasks
+}
+chain_of() { grep "^$1 " <<<"$chains"; }
+
+load
+vm_before=$(grep -c '\[schedlab\]' /proc/vmallocinfo)
+is "$($SYSFS_WRITE $BO/enabled 1)" ok "blocked_on enabled"
+ok "[ $(grep -c '\[schedlab\]' /proc/vmallocinfo) -gt $vm_before ]" "its tables are allocated (vmallocinfo)"
+
+# --- 1. a waiter, then the owner, killed in the middle of a wait -----------
+pidfile=$(mktemp -u)
+python3 "$TOP/tests/guest/pty_writers.py" 3 "$pidfile" &
+runner=$!
+for i in $(seq 100); do [ -s "$pidfile" ] && break; sleep 0.1; done
+read -r p1 p2 p3 <"$pidfile"
+diag "pty writers: $p1 $p2 $p3"
+# two of them wait on the mutex the third holds
+for i in $(seq 100); do
+	chains=$(<$BD/chains)
+	[ "$(grep -c ' | depth 2 ' <<<"$chains")" = 2 ] && break
+	sleep 0.1
+done
+diag "$chains"
+is "$(grep -c ' | depth 2 ' <<<"$chains")" 2 "two writers wait on the tty's write mutex"
+waiters=$(grep ' | depth 2 ' <<<"$chains" | awk '{ print $1 }' | sort -n | paste -sd' ')
+owner=$(grep ' | depth 2 ' <<<"$chains" | head -1 | sed -E 's/.* -> ([0-9]+) .*/\1/')
+locks=$(grep ' | depth 2 ' <<<"$chains" | sed -E 's/.* -> lock ([^ ]+) .*/\1/' | sort -u)
+others=$(printf '%s\n' $p1 $p2 $p3 | grep -vx "$owner" | sort -n | paste -sd' ')
+is "$waiters" "$others" "the waiters are the two writers that are not the owner ($owner)"
+is "$(wc -l <<<"$locks")" 1 "on the same lock ($locks)"
+set -- $waiters
+wa=$1 wb=$2
+# the writers have come and gone on the mutex until now: count from here
+is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
+kill -9 "$wa"
+for i in $(seq 100); do
+	chains=$(<$BD/chains)
+	! grep -q "^$wa " <<<"$chains" && [ "$(stat_of waits_in_progress)" = 1 ] && break
+	sleep 0.1
+done
+is "$(stat_of waits_in_progress)" 1 "the killed waiter's wait ended; one left"
+ok "! grep -q '^$wa ' <<<\"\$chains\"" "the killed waiter is not in the chains"
+is "$(task_col "$wa" waits)/$(task_col "$wa" acquired)" 1/0 "its wait is recorded, not acquired"
+kill -9 "$owner"
+for i in $(seq 100); do
+	[ "$(stat_of waits_in_progress)" = 0 ] && break
+	sleep 0.1
+done
+is "$(stat_of waits_in_progress)" 0 "the owner killed mid-wait: the last waiter got the mutex"
+is "$(task_col "$wb" waits)/$(task_col "$wb" acquired)" 1/1 "its wait is recorded, acquired"
+kill -9 "$wb"
+wait "$runner" 2>/dev/null
+rm -f "$pidfile"
+for i in $(seq 50); do [ "$(stat_of tracked_tasks)" = 0 ] && break; sleep 0.1; done
+is "$(stat_of tracked_tasks)/$(stat_of tracked_locks)" 0/0 "the exited tasks are forgotten, nothing tracked"
+is "$(( $(stat_of waits_ended) - $(stat_of waits_begun) ))" 2 "the two waits in progress at the reset ended, every one begun since too"
+
+# --- 2. a storm of short contended waits ------------------------------------
+insmod $TDKO || true
+ok "[ -w $TD/cmd ]" "test driver loaded"
+td() { $SYSFS_WRITE $TD/cmd "$1"; }
+is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
+secs=30
+for w in S0:0 S1:1 S2:0 S3:1; do
+	td "spawn ${w%:*} cpu=${w#*:} policy=other nice=0 storm m5 $((secs * 1000))" >/dev/null
+done
+is "$(td start)" ok "four workers take m5 for $secs s"
+reads=0
+while grep -q 'state=running\|state=waiting' $TD/status; do
+	# the reports, read while the probes run
+	c=$(<$BD/chains) l=$(<$BD/locks) t=$(<$BD/tasks) s=$(<$BD/stats)
+	reads=$((reads + 1))
+	sleep 0.5
+	[ $reads -lt 400 ] || break
+done
+is "$(td reset)" ok "the storm is over ($reads reads of the reports during it)"
+ended=$(stat_of waits_ended)
+read -r t0 t1 cycles < <(awk '$3 == "storm" { if (!a || $6 < a) a = $6; if ($7 > b) b = $7; n += $5 }
+	END { print a, b, n }' $TD/log)
+dur_ms=$(( (t1 - t0) / 1000000 ))
+rate=$(( ended * 1000 / (dur_ms ? dur_ms : 1) ))
+diag "$cycles lock/unlock cycles, $ended contended waits in $dur_ms ms: $rate waits/s"
+diag "$(tr '\n' ' ' <$BD/stats)"
+ok "[ $rate -ge 10000 ]" "at least 10000 contended waits a second ($rate)"
+is "$(stat_of waits_begun)" "$ended" "every wait begun has ended"
+is "$(stat_of waits_in_progress)" 0 "no wait in progress"
+is "$(stat_of tracked_tasks)/$(stat_of tracked_locks)" 0/0 "nothing tracked"
+is "$(stat_of no_room)/$(stat_of owners_not_tracked)" 0/0 "never out of room"
+m5=$(awk '$1 == "m5" { print $2 }' $TD/addr)
+n5=$(awk -v a="$m5" '$1 "" == a "" { print $3 }' $BD/locks)
+rec=$(stat_of waits_recorded)
+ok "[ $((rec - n5)) -le $((rec / 1000)) ]" "nearly all of them recorded on m5 ($n5 of $rec)"
+rmmod schedlab_testdrv
+is "$($SYSFS_WRITE $BO/enabled 0)" ok "disabled"
+is "$(grep -c '\[schedlab\]' /proc/vmallocinfo)" "$vm_before" "its memory is freed (vmallocinfo)"
+unload
+ok '! loaded' "unloaded"
+done_testing
