@@ -59,7 +59,12 @@ bpf_start() {
 	grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" || { cat "$SCHEDLAB_RESULTS/bpftrace.out" >&2; return 1; }
 	sleep 1	# attached after the message
 }
-bpf_stop() { kill -INT "$bpf_pid"; wait "$bpf_pid" || true; }
+bpf_stop() {
+	kill -TERM "$bpf_pid" 2>/dev/null || true
+	for _ in $(seq 120); do kill -0 "$bpf_pid" 2>/dev/null || break; sleep 0.5; done
+	kill -KILL "$bpf_pid" 2>/dev/null || true
+	wait "$bpf_pid" 2>/dev/null || true
+}
 TRACING=/sys/kernel/tracing
 ctx_set() {	# ctx_set CASE 0|1
 	case $1 in

@@ -8,6 +8,11 @@ SYS=/sys/kernel/schedlab
 DBG=/sys/kernel/debug/schedlab
 TRACING=/sys/kernel/tracing
 SYSFS_WRITE="python3 $TOP/tests/lib/sysfs_write.py"
+# blocked_on, and its test driver (tests/modules/README.md)
+BO=$SYS/blocked_on
+BD=$DBG/blocked_on
+TD=/sys/kernel/debug/schedlab_testdrv
+TDKO=$TOP/build/$KVER/tests/modules/schedlab_testdrv.ko
 LOAD_MODULE="python3 $TOP/tests/lib/load_module.py"
 # sysfs_write.py as user nobody; the script comes on stdin and the
 # directory is /, so that the work tree need not be readable by nobody

@@ -12,11 +12,6 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
-BO=$SYS/blocked_on
-BD=$DBG/blocked_on
-TD=/sys/kernel/debug/schedlab_testdrv
-TDKO=$TOP/build/$KVER/tests/modules/schedlab_testdrv.ko
-
 load
 is "$(cat $BO/available)" 1 "blocked_on available"
 ok "[ -f $TDKO ]" "the test driver is built ($TDKO)"

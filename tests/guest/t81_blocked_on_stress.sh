@@ -7,15 +7,12 @@
 #  - four driver workers on two CPUs taking one mutex for 30 s: at least
 #    10,000 contended waits a second, every wait begun also ended, nothing
 #    left tracked, no slot ever missing, and no vmalloc'd memory of
-#    schedlab's left once disabled (/proc/vmallocinfo names the caller).
+#    schedlab's left once disabled (/proc/vmallocinfo names the caller);
+#  - schedlab unloaded in the middle of another storm.
 # (vm-run.sh fails the whole run on any warning or splat in dmesg.)
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
-BO=$SYS/blocked_on
-BD=$DBG/blocked_on
-TD=/sys/kernel/debug/schedlab_testdrv
-TDKO=$TOP/build/$KVER/tests/modules/schedlab_testdrv.ko
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' $BD/stats; }
 # the tasks report's column COL for PID
 task_col() {	# task_col PID COL
@@ -81,6 +78,9 @@ is "$(( $(stat_of waits_ended) - $(stat_of waits_begun) ))" 2 "the two waits in 
 insmod $TDKO || true
 ok "[ -w $TD/cmd ]" "test driver loaded"
 td() { $SYSFS_WRITE $TD/cmd "$1"; }
+is "$(td 'spawn Z storm m5 60001')" EINVAL "driver: a storm longer than 60 s is refused"
+is "$(td 'spawn Z storm m8 10')" ENOENT "driver: a storm on no such lock is refused"
+is "$(td 'spawn Z lock m5; storm m5 10; unlock m5')" EINVAL "driver: a storm on a lock the program holds is refused"
 is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
 secs=30
 for w in S0:0 S1:1 S2:0 S3:1; do
@@ -112,9 +112,20 @@ m5=$(awk '$1 == "m5" { print $2 }' $TD/addr)
 n5=$(awk -v a="$m5" '$1 "" == a "" { print $3 }' $BD/locks)
 rec=$(stat_of waits_recorded)
 ok "[ $((rec - n5)) -le $((rec / 1000)) ]" "nearly all of them recorded on m5 ($n5 of $rec)"
-rmmod schedlab_testdrv
 is "$($SYSFS_WRITE $BO/enabled 0)" ok "disabled"
 is "$(grep -c '\[schedlab\]' /proc/vmallocinfo)" "$vm_before" "its memory is freed (vmallocinfo)"
+
+# --- 3. unloaded in the middle of a storm -------------------------------------
+is "$($SYSFS_WRITE $BO/enabled 1)" ok "enabled again"
+for w in U0:0 U1:1 U2:0 U3:1; do
+	td "spawn ${w%:*} cpu=${w#*:} policy=other nice=0 storm m5 5000" >/dev/null
+done
+is "$(td start)" ok "another storm"
+for i in $(seq 50); do [ "$(stat_of waits_begun)" -gt 100 ] && break; sleep 0.1; done
+ok "[ $(stat_of waits_in_progress) -ge 0 ] && [ $(stat_of waits_begun) -gt 100 ]" "waits going on ($(stat_of waits_begun) begun)"
 unload
-ok '! loaded' "unloaded"
+ok '! loaded' "schedlab unloaded while blocked_on is enabled, mid-storm"
+is "$(td reset)" ok "the storm ends without it"
+is "$(grep -c '\[schedlab\]' /proc/vmallocinfo)" 0 "nothing of schedlab's left in vmallocinfo"
+rmmod schedlab_testdrv
 done_testing
