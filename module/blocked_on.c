@@ -105,6 +105,63 @@ static struct {
 /* a record per CPU: too big for the probes' stacks */
 static DEFINE_PER_CPU(struct sl_bo_wait_record, scratch);
 
+/*
+ * The wait of the task spinning on this CPU, kept out of the graph until it
+ * queues (blocked_on_core.c, "Spinning waiters"). The mutex slow path runs
+ * with preemption off from its first contention_begin to its end or to the
+ * schedule() of a queued wait, so the spinner stays on this CPU and no
+ * other task comes here meanwhile. Only the probes of that task touch it.
+ */
+struct spin_wait {
+	struct task_struct *task;	/* NULL: none */
+	void *lock;
+	u64 begin_ns;
+	bool owned;
+	/* for the reports, read from other CPUs under seq */
+	seqcount_t seq;
+	int pid, owner_pid;
+	char comm[TASK_COMM_LEN];
+};
+static DEFINE_PER_CPU(struct spin_wait, spinning);
+
+static void spin_wait_clear(struct spin_wait *sw)
+{
+	write_seqcount_begin(&sw->seq);
+	sw->task = NULL;
+	write_seqcount_end(&sw->seq);
+}
+
+/* another CPU's spinning wait, for the reports: false if none */
+static bool spin_wait_read(int cpu, struct spin_wait *out)
+{
+	struct spin_wait *sw = per_cpu_ptr(&spinning, cpu);
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&sw->seq);
+		out->task = READ_ONCE(sw->task);
+		out->lock = sw->lock;
+		out->begin_ns = sw->begin_ns;
+		out->owned = sw->owned;
+		out->pid = sw->pid;
+		out->owner_pid = sw->owner_pid;
+		memcpy(out->comm, sw->comm, sizeof(out->comm));
+	} while (read_seqcount_retry(&sw->seq, seq));
+	out->comm[sizeof(out->comm) - 1] = '\0';
+	return out->task;
+}
+
+static u32 nr_spinning(void)
+{
+	struct spin_wait sw;
+	u32 n = 0;
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		n += spin_wait_read(cpu, &sw);
+	return n;
+}
+
 /* --- tasks --------------------------------------------------------------- */
 
 static void fill_prio(struct task_struct *p, struct sl_bo_prio *prio)
@@ -278,17 +335,42 @@ static void trace_end(const struct sl_bo_wait_record *r)
 
 static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 {
+	struct spin_wait *sw = this_cpu_ptr(&spinning);
 	struct sl_bo_task_info wi, oi;
 	struct task_struct *owner;
 	unsigned long irqflags;
+	u64 now, spun = 0;
+	bool owned = false;
 	u32 before;
 	int ret;
-	u64 now;
 
 	/* our own raw spinlock's contention comes back here: filter first */
 	if (!(flags & LCB_F_MUTEX))
 		return;
 	owner = mutex_owner_of(lock, current);
+	if (flags & LCB_F_SPIN) {
+		/* about to spin: kept aside, nothing shared touched */
+		if (!READ_ONCE(graph_ready))
+			return;
+		write_seqcount_begin(&sw->seq);
+		sw->task = current;
+		sw->lock = lock;
+		sw->begin_ns = local_clock();
+		sw->owned = owner;
+		sw->pid = current->pid;
+		sw->owner_pid = owner ? owner->pid : 0;
+		memcpy(sw->comm, current->comm, sizeof(sw->comm));
+		write_seqcount_end(&sw->seq);
+		if (trace_mutex_wait_begin_enabled())
+			trace_mutex_wait_begin(sw->pid, (u64)lock, sw->owner_pid);
+		return;
+	}
+	if (sw->task == current && sw->lock == lock) {
+		/* queued after spinning: the wait goes into the graph */
+		spin_wait_clear(sw);
+		spun = sw->begin_ns;
+		owned = sw->owned;
+	}
 	fill_info(current, SL_BO_RUNNING, &wi);
 	if (owner)
 		fill_info(owner, state_of(owner), &oi);
@@ -301,10 +383,13 @@ static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 	before = sl_bo_nr_waits(&graph);
 	ret = sl_bo_wait_begin(&graph, (u64)current, &wi, (u64)lock, SL_BO_MUTEX,
 			       (u64)owner, owner ? &oi : NULL, now);
-	if (ret)
+	if (ret) {
 		cnt.no_room++;
-	else if (sl_bo_nr_waits(&graph) != before)
+	} else if (sl_bo_nr_waits(&graph) != before) {
 		cnt.begun++;
+		if (spun && now > spun)
+			sl_bo_wait_spun(&graph, (u64)current, now - spun, owned);
+	}
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
 	if (!ret && trace_mutex_wait_begin_enabled())
 		trace_mutex_wait_begin(wi.pid, (u64)lock, owner ? oi.pid : 0);
@@ -313,20 +398,39 @@ static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 static void probe_contention_end(void *data, void *lock, int ret)
 {
 	struct sl_bo_wait_record *r = this_cpu_ptr(&scratch);
+	struct spin_wait *sw = this_cpu_ptr(&spinning);
+	struct sl_bo_task_info wi;
 	unsigned long irqflags;
-	bool emit = false;
+	bool emit = false, spun;
+	u64 now;
 
 	/*
 	 * The end of a contention on bo_lock itself fires from inside the
 	 * lock's slow path with the lock just taken: never take it again.
 	 * (Begins carry flags and are filtered; ends do not.)
 	 */
-	if (lock == (void *)&bo_lock || !sl_bo_nr_waits(&graph))
+	if (lock == (void *)&bo_lock)
 		return;
+	spun = sw->task == current && sw->lock == lock;
+	if (!spun && !sl_bo_nr_waits(&graph))
+		return;
+	now = local_clock();
+	if (spun) {
+		spin_wait_clear(sw);
+		fill_info(current, SL_BO_RUNNING, &wi);
+	}
 	raw_spin_lock_irqsave(&bo_lock, irqflags);
-	if (graph_ready &&
-	    sl_bo_wait_end(&graph, (u64)current, (u64)lock, ret == 0, local_clock(), r))
-		emit = account(r);
+	if (graph_ready) {
+		/* in the graph already (it spun again after a wake-up): ended there */
+		if (sl_bo_wait_end(&graph, (u64)current, (u64)lock, ret == 0, now, r)) {
+			emit = account(r);
+		} else if (spun) {
+			sl_bo_spin_record((u64)current, &wi, (u64)lock, SL_BO_MUTEX, sw->owned,
+					  sw->begin_ns, now, ret == 0, r);
+			cnt.begun++;
+			emit = account(r);
+		}
+	}
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
 	/* r is this CPU's and the probe runs with preemption off */
 	if (emit)
@@ -512,6 +616,12 @@ static int blocked_on_enable(struct sl_feature *f)
 		free_storage();
 		return -ENOMEM;
 	}
+	for_each_possible_cpu(i) {
+		struct spin_wait *sw = per_cpu_ptr(&spinning, i);
+
+		seqcount_init(&sw->seq);
+		sw->task = NULL;
+	}
 	raw_spin_lock_irq(&bo_lock);
 	sl_bo_init(&graph, task_slots, max_tasks, lock_slots, max_tasks);
 	graph.rules = rules;
@@ -604,6 +714,28 @@ static void show_proxy(struct seq_file *m)
 		   "disabled");
 }
 
+/* waits still spinning (not in the graph): a line each, their owner running */
+static void show_spinning(struct seq_file *m)
+{
+	u64 now = local_clock();
+	struct spin_wait sw;
+	int cpu;
+
+	if (!READ_ONCE(graph_ready))
+		return;
+	for_each_online_cpu(cpu) {
+		if (!spin_wait_read(cpu, &sw))
+			continue;
+		strreplace(sw.comm, ' ', '_');
+		seq_printf(m, "%d %s spinning %d -> lock 0x%llx (%ps) -> %d | depth %d waited_us %llu %s %llu\n",
+			   sw.pid, sw.comm, cpu, (u64)sw.lock, sw.lock, sw.owner_pid,
+			   sw.owned ? 2 : 1, div_u64(now > sw.begin_ns ? now - sw.begin_ns : 0,
+						    NSEC_PER_USEC),
+			   cat_names[sw.owned ? SL_BO_CAT_RUN_REMOTE : SL_BO_CAT_UNOWNED],
+			   div_u64(now > sw.begin_ns ? now - sw.begin_ns : 0, NSEC_PER_USEC));
+	}
+}
+
 /* One line per wait in progress: the chain from the waiter to the head. */
 static int chains_show(struct seq_file *m, void *v)
 {
@@ -648,6 +780,7 @@ static int chains_show(struct seq_file *m, void *v)
 		seq_putc(m, '\n');
 	}
 	vfree(c);
+	show_spinning(m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(chains);
@@ -783,7 +916,7 @@ DEFINE_SHOW_ATTRIBUTE(inversions);
 static int stats_show(struct seq_file *m, void *v)
 {
 	typeof(cnt) c;
-	u32 tasks = 0, locks = 0, waits = 0;
+	u32 tasks = 0, locks = 0, waits = 0, spinning;
 	u64 cycles = 0, dropped = 0;
 	bool ready;
 
@@ -799,8 +932,9 @@ static int stats_show(struct seq_file *m, void *v)
 	}
 	raw_spin_unlock_irq(&bo_lock);
 	show_proxy(m);
-	seq_printf(m, "enabled %d\ntracked_tasks %u\ntracked_locks %u\nwaits_in_progress %u\n",
-		   ready, tasks, locks, waits);
+	spinning = ready ? nr_spinning() : 0;
+	seq_printf(m, "enabled %d\ntracked_tasks %u\ntracked_locks %u\nwaits_in_progress %u\nwaits_spinning %u\n",
+		   ready, tasks, locks, waits + spinning, spinning);
 	seq_printf(m, "waits_begun %llu\nwaits_ended %llu\nwaits_recorded %llu\nwaits_shorter_than_min %llu\n",
 		   c.begun, c.ended, c.recorded, c.short_waits);
 	seq_printf(m, "no_room %llu\nowners_not_tracked %llu\nstats_full %llu\ncycles %llu\n",

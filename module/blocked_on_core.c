@@ -300,7 +300,8 @@ static void sl_bo_copy_snap(struct sl_bo_snap *to, const struct sl_bo_snap *from
 	to->depth = from->depth;
 	to->head_cat = from->head_cat;
 	to->nr = from->nr;
-	for (i = 0; i < SL_BO_SNAP_DEPTH; i++) {
+	/* only the links kept: past nr, a snapshot's links mean nothing */
+	for (i = 0; i < from->nr && i < SL_BO_SNAP_DEPTH; i++) {
 		struct sl_bo_snap_link *t = &to->link[i];
 		const struct sl_bo_snap_link *f = &from->link[i];
 
@@ -317,26 +318,11 @@ static void sl_bo_copy_snap(struct sl_bo_snap *to, const struct sl_bo_snap *from
 
 static void sl_bo_clear_snap(struct sl_bo_snap *s)
 {
-	unsigned int i, j;
-
 	s->at_ns = 0;
 	s->len_ns = 0;
 	s->depth = 0;
 	s->head_cat = 0;
-	s->nr = 0;
-	for (i = 0; i < SL_BO_SNAP_DEPTH; i++) {
-		struct sl_bo_snap_link *l = &s->link[i];
-
-		l->lock = 0;
-		l->weight = 0;
-		l->pid = 0;
-		l->cpu = 0;
-		l->policy_class = 0;
-		l->rt_prio = 0;
-		l->state = 0;
-		for (j = 0; j < SL_BO_COMM_LEN; j++)
-			l->comm[j] = 0;
-	}
+	s->nr = 0;	/* no link kept: link[] means nothing */
 }
 
 /* --- importance ------------------------------------------------------------- */
@@ -1023,6 +1009,81 @@ bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
 	sl_bo_task_put(g, ti);
 	sl_bo_refresh(g);
 	return true;
+}
+
+/*
+ * Spinning waiters. A waiter first spins while the lock's owner runs on
+ * another CPU (optimistic spinning, with preemption off: it neither sleeps
+ * nor moves meanwhile); only if that fails does it queue and sleep. Most
+ * short waits end while spinning, and need no place in the graph: their
+ * whole length is run_remote (the spin stops as soon as the owner is off
+ * its CPU), or unowned if the lock had no owner when the spin began. The
+ * caller keeps such a wait aside and either ends it with
+ * sl_bo_spin_record(), or enters it into the graph when the waiter queues
+ * (sl_bo_wait_begin()) and adds the time spun with sl_bo_wait_spun().
+ */
+
+/**
+ * sl_bo_wait_spun - a new wait had spun before it was entered
+ * @g: the graph
+ * @waiter: its waiter, just entered by sl_bo_wait_begin()
+ * @spun_ns: how long it spun before; the wait begins that much earlier
+ * @owned: the lock had an owner (else the time is unowned)
+ */
+void sl_bo_wait_spun(struct sl_bo_graph *g, u64 waiter, u64 spun_ns, bool owned)
+{
+	u32 ti = sl_bo_find(&g->tt, waiter);
+	struct sl_bo_wait *w;
+	unsigned int c = owned ? SL_BO_CAT_RUN_REMOTE : SL_BO_CAT_UNOWNED;
+
+	if (ti == SL_BO_NIL || g->tasks[ti].lock == SL_BO_NIL)
+		return;
+	w = &g->tasks[ti].w;
+	w->begin_ns -= spun_ns;
+	w->cat_ns[c] += spun_ns;
+	w->head_ns[c] += spun_ns;
+	if (w->max_depth < (owned ? 2U : 1U))
+		w->max_depth = owned ? 2 : 1;
+}
+
+/**
+ * sl_bo_spin_record - the record of a wait that ended while spinning
+ * @waiter: the waiter's key
+ * @wi: what is known of it
+ * @lock: the lock's key
+ * @kind: enum sl_bo_kind
+ * @owned: the lock had an owner when the spin began
+ * @begin_ns: when it began
+ * @end_ns: when it ended
+ * @acquired: the lock was taken
+ * @rec: filled
+ */
+void sl_bo_spin_record(u64 waiter, const struct sl_bo_task_info *wi, u64 lock,
+		       unsigned int kind, bool owned, u64 begin_ns, u64 end_ns,
+		       bool acquired, struct sl_bo_wait_record *rec)
+{
+	unsigned int c, cat = owned ? SL_BO_CAT_RUN_REMOTE : SL_BO_CAT_UNOWNED;
+	u64 d = end_ns > begin_ns ? end_ns - begin_ns : 0;
+
+	rec->waiter = waiter;
+	rec->lock = lock;
+	rec->kind = kind;
+	rec->pid = wi->pid;
+	sl_bo_copy_comm(rec->comm, wi->comm);
+	sl_bo_copy_prio(&rec->prio, &wi->prio);
+	rec->begin_ns = begin_ns;
+	rec->end_ns = begin_ns + d;
+	rec->duration_ns = d;
+	rec->acquired = acquired;
+	rec->end = acquired ? SL_BO_END_ACQUIRED : SL_BO_END_FAILED;
+	for (c = 0; c < SL_BO_NR_CATS; c++)
+		rec->cat_ns[c] = rec->head_ns[c] = c == cat ? d : 0;
+	rec->depth = owned ? 2 : 1;
+	rec->max_depth = rec->depth;
+	rec->cycle = false;
+	rec->inv_rules = 0;
+	rec->inv_ns = 0;
+	sl_bo_clear_snap(&rec->snap);
 }
 
 /**

@@ -114,7 +114,7 @@ struct sl_bo_snap {
 	u64 len_ns;			/* its length */
 	unsigned int depth;		/* tasks in the chain then */
 	unsigned int head_cat;		/* the head's category then */
-	unsigned int nr;		/* links kept: min(depth, SL_BO_SNAP_DEPTH) */
+	unsigned int nr;		/* links kept: min(depth, SL_BO_SNAP_DEPTH); link[nr..] are undefined */
 	struct sl_bo_snap_link link[SL_BO_SNAP_DEPTH];
 };
 
@@ -242,6 +242,10 @@ bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
 		    u64 now, struct sl_bo_wait_record *rec);
 bool sl_bo_task_exit(struct sl_bo_graph *g, u64 task, u64 now,
 		     struct sl_bo_wait_record *rec);
+void sl_bo_wait_spun(struct sl_bo_graph *g, u64 waiter, u64 spun_ns, bool owned);
+void sl_bo_spin_record(u64 waiter, const struct sl_bo_task_info *wi, u64 lock,
+		       unsigned int kind, bool owned, u64 begin_ns, u64 end_ns,
+		       bool acquired, struct sl_bo_wait_record *rec);
 
 int sl_bo_chain(const struct sl_bo_graph *g, u64 waiter, struct sl_bo_link *out,
 		int max, bool *cycle);

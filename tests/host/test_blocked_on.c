@@ -409,6 +409,44 @@ static void test_handoff(void)
 	tap(empty() && sl_bo_cycles_seen(&g) == 0, "handoff: tables empty, no cycle seen");
 }
 
+/* 4c. waits that spun first: ended while spinning, or entered after */
+static void test_spin(void)
+{
+	struct sl_bo_task_info w = info(95, SL_BO_RUNNING, 0, &P_NICE0);
+	struct sl_bo_task_info o = info(96, SL_BO_RUNNING, 1, &P_NICE0);
+	struct sl_bo_wait_record rec;
+	u64 c[NC] = { 0 };
+	int ok;
+
+	fresh();
+	memset(&rec, 0xa5, sizeof(rec));
+	sl_bo_spin_record(TK(95), &w, LK(30), SL_BO_MUTEX, true, T0, T0 + 7 * MS, true, &rec);
+	c[RR] = 7 * MS;
+	tap(rec_times(&rec, T0, T0 + 7 * MS, c, c) && rec.acquired && rec.end == SL_BO_END_ACQUIRED &&
+	    rec.pid == 95 && !strcmp(rec.comm, "task-95") && rec.depth == 2 && rec.max_depth == 2 &&
+	    !rec.cycle && !rec.inv_rules && !rec.inv_ns && rec.snap.nr == 0 && rec.snap.len_ns == 0 &&
+	    empty(),
+	    "spin: a wait that ended spinning: all of it rr (owner on another CPU), graph untouched");
+	sl_bo_spin_record(TK(95), &w, LK(30), SL_BO_MUTEX, false, T0, T0 + 1 * MS, false, &rec);
+	memset(c, 0, sizeof(c));
+	c[UN] = 1 * MS;
+	tap(rec_times(&rec, T0, T0 + 1 * MS, c, c) && !rec.acquired && rec.depth == 1,
+	    "spin: no owner when it began: un, depth 1; not acquired");
+
+	/* spun 3 ms, then queued: the wait begins 3 ms earlier, rr */
+	ok = !sl_bo_wait_begin(&g, TK(95), &w, LK(30), SL_BO_MUTEX, TK(96), &o, T0 + 3 * MS);
+	sl_bo_wait_spun(&g, TK(95), 3 * MS, true);
+	sl_bo_task_state(&g, TK(96), SL_BO_RUNNABLE, 0, T0 + 4 * MS);
+	ok &= sl_bo_wait_end(&g, TK(95), LK(30), true, T0 + 6 * MS, &rec);
+	memset(c, 0, sizeof(c));
+	c[RR] = 4 * MS;
+	c[PRE] = 2 * MS;
+	tap(ok && rec_times(&rec, T0, T0 + 6 * MS, c, c) && rec.max_depth == 2 && empty(),
+	    "spin: spun 3 ms, then queued: begins at the spin, rr 3 + 1, pre 2 ms");
+	sl_bo_wait_spun(&g, TK(95), 1 * MS, true);
+	tap(empty(), "spin: time spun for a task not waiting: ignored");
+}
+
 /* 5. a ww_mutex waiter in the middle of a chain is wounded */
 static void test_wound(void)
 {
@@ -1364,6 +1402,7 @@ int main(void)
 	test_tree();
 	test_steal();
 	test_handoff();
+	test_spin();
 	test_wound();
 	test_cycle();
 	test_rules();
