@@ -13,6 +13,19 @@ BO=$SYS/blocked_on
 BD=$DBG/blocked_on
 TD=/sys/kernel/debug/schedlab_testdrv
 TDKO=$TOP/build/$KVER/tests/modules/schedlab_testdrv.ko
+# chains_until TRIES DELAY COND: read blocked_on's chains report into
+# $chains until the shell condition COND (eval'd) holds, at most TRIES
+# times, DELAY seconds apart; false if it never did. (A builtin read: exec
+# is slow under emulation.)
+chains_until() {
+	local n=$1 d=$2 i
+	for ((i = 0; i < n; i++)); do
+		chains=$(<"$BD/chains")
+		eval "$3" && return 0
+		sleep "$d"
+	done
+	return 1
+}
 LOAD_MODULE="python3 $TOP/tests/lib/load_module.py"
 # sysfs_write.py as user nobody; the script comes on stdin and the
 # directory is /, so that the work tree need not be readable by nobody

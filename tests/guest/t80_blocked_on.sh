@@ -32,12 +32,7 @@ is "$(td 'spawn C cpu=1 policy=other nice=0 lock m2; wait B 0; sleep 50; lock m1
 is "$(td 'spawn D cpu=1 policy=other nice=0 wait C 0; sleep 100; lock m2; unlock m2')" ok "spawn D"
 is "$(td start)" ok "start"
 # until D waits (A holds m0 for 3 s)
-for i in $(seq 20); do
-	pd=$(pid_of D)
-	chains=$(<$BD/chains)
-	[ -n "$pd" ] && grep -q "^$pd .* | depth 4 " <<<"$chains" && break
-	sleep 0.1
-done
+chains_until 20 0.1 'pd=$(pid_of D); [ -n "$pd" ] && grep -q "^$pd .* | depth 4 " <<<"$chains"'
 diag "$chains"
 pa=$(pid_of A) pb=$(pid_of B) pc=$(pid_of C) pd=$(pid_of D)
 line=$(grep "^$pd " <<<"$chains")
@@ -60,13 +55,8 @@ is "$(td 'spawn O cpu=0 policy=other nice=0 wwbegin; wwlock w0; sleep 2000; wwlo
 is "$(td 'spawn Y cpu=1 policy=other nice=0 wait O 1; wwbegin; wwlock w1; lock m6; wwlock w0; wwunlock w0; wwunlock w1; wwend; sleep 6000; unlock m6')" ok "spawn Y"
 is "$(td 'spawn X cpu=1 policy=other nice=0 wait Y 3; lock m6; unlock m6')" ok "spawn X"
 is "$(td start)" ok "start"
-px='' chains=''
-for i in $(seq 40); do
-	px=$(pid_of X)
-	chains=$(<$BD/chains)
-	[ -n "$px" ] && grep -q "^$px .* | depth 3 " <<<"$chains" && break
-	sleep 0.05
-done
+px=''
+chains_until 40 0.05 'px=$(pid_of X); [ -n "$px" ] && grep -q "^$px .* | depth 3 " <<<"$chains"'
 diag "$chains"
 po=$(pid_of O) py=$(pid_of Y)
 is "$(grep "^$px " <<<"$chains" | chain_members)" "$px $py $po" "before the wound: X -> Y -> O"
@@ -79,11 +69,7 @@ for i in $(seq 100); do
 	sleep 0.05
 done
 ok "grep -q '^Y 4 wwlock w0 -35 ' $TD/log" "the driver saw Y wounded (-EDEADLK on w0)"
-for i in $(seq 40); do
-	chains=$(<$BD/chains)
-	[ "$(nr_waits "$chains")" = 1 ] && break
-	sleep 0.05
-done
+chains_until 40 0.05 '[ "$(nr_waits "$chains")" = 1 ]'
 diag "$chains"
 is "$(grep -c '^[0-9]' <<<"$chains")" 1 "after the wound: one wait left (X's)"
 is "$(grep "^$px " <<<"$chains" | chain_members)" "$px $py" "after the wound: X -> Y, no stale Y -> w0 edge"

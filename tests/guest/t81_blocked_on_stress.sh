@@ -34,11 +34,7 @@ for i in $(seq 100); do [ -s "$pidfile" ] && break; sleep 0.1; done
 read -r p1 p2 p3 <"$pidfile"
 diag "pty writers: $p1 $p2 $p3"
 # two of them wait on the mutex the third holds
-for i in $(seq 100); do
-	chains=$(<$BD/chains)
-	[ "$(grep -c ' | depth 2 ' <<<"$chains")" = 2 ] && break
-	sleep 0.1
-done
+chains_until 100 0.1 '[ "$(grep -c " | depth 2 " <<<"$chains")" = 2 ]'
 diag "$chains"
 is "$(grep -c ' | depth 2 ' <<<"$chains")" 2 "two writers wait on the tty's write mutex"
 waiters=$(grep ' | depth 2 ' <<<"$chains" | awk '{ print $1 }' | sort -n | paste -sd' ')
@@ -52,11 +48,7 @@ wa=$1 wb=$2
 # the writers have come and gone on the mutex until now: count from here
 is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
 kill -9 "$wa"
-for i in $(seq 100); do
-	chains=$(<$BD/chains)
-	! grep -q "^$wa " <<<"$chains" && [ "$(stat_of waits_in_progress)" = 1 ] && break
-	sleep 0.1
-done
+chains_until 100 0.1 '! grep -q "^$wa " <<<"$chains" && [ "$(stat_of waits_in_progress)" = 1 ]'
 is "$(stat_of waits_in_progress)" 1 "the killed waiter's wait ended; one left"
 ok "! grep -q '^$wa ' <<<\"\$chains\"" "the killed waiter is not in the chains"
 is "$(task_col "$wa" waits)/$(task_col "$wa" acquired)" 1/0 "its wait is recorded, not acquired"
