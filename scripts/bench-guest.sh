@@ -46,7 +46,10 @@ mutex_rate() {
 		END { printf "%.0f\n", n * 1e9 / (b - a) }' $TD/log
 }
 # The independent observer (scripts/bpftrace/): started once per block of
-# rounds (it takes long to start), stopped with SIGINT.
+# rounds (it takes long to start: over a minute in a TCG guest), stopped
+# with SIGTERM (its results are not needed here, only its cost). Its
+# "Attaching N probes..." comes before it attaches them (0.6 s later in a
+# 6.1 TCG guest): the rounds start a second after it.
 BPF_OBSERVER=scripts/bpftrace/mutex_waits.bt
 bpf_pid=
 bpf_start() {
@@ -56,7 +59,8 @@ bpf_start() {
 		grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" && break
 		sleep 0.5
 	done
-	grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" || { cat "$SCHEDLAB_RESULTS/bpftrace.out" >&2; return 1; }
+	grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" ||
+		{ cat "$SCHEDLAB_RESULTS/bpftrace.out" >&2; bpf_stop; return 1; }
 	sleep 1	# attached after the message
 }
 bpf_stop() {

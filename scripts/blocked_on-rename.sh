@@ -89,24 +89,49 @@ fi
 
 # --- cleanup, whatever happens --------------------------------------------
 mnt='' pids=() obs=''
+# wait_gone SECONDS PID...: wait until none of PID... runs, SIGKILL what
+# still does after SECONDS; then reap them
+wait_gone() {
+	local by=$(( $(date +%s) + $1 )) p left
+	shift
+	while :; do
+		left=()
+		for p in "$@"; do
+			kill -0 "$p" 2>/dev/null && left+=("$p")
+		done
+		[ ${#left[@]} -gt 0 ] || break
+		if [ "$(date +%s)" -ge "$by" ]; then
+			echo "$me: killing ${left[*]}, still running" >&2
+			kill -KILL "${left[@]}" 2>/dev/null
+			break
+		fi
+		sleep 0.2
+	done
+	for p in "$@"; do
+		wait "$p" 2>/dev/null
+	done
+	return 0
+}
 cleanup() {
-	local p i
+	local p
 	trap - EXIT INT TERM
 	set +e
 	for p in "${pids[@]}"; do
 		kill "$p" 2>/dev/null
 	done
+	wait_gone 10 "${pids[@]}"
 	if [ -n "$obs" ]; then
+		# the observer gives bpftrace a minute to stop, then kills it
 		kill -TERM "$obs" 2>/dev/null
+		wait_gone 90 "$obs"
 	fi
-	wait 2>/dev/null
 	if [ -n "$mnt" ]; then
 		umount "$mnt" 2>/dev/null || umount -l "$mnt"
 		rmdir "$mnt"
 	fi
 	for p in schedlab-fg schedlab-bg; do
 		[ -d "$CG/$p" ] || continue
-		for i in 1 2 3 4 5 6 7 8 9 10; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
 			rmdir "$CG/$p" 2>/dev/null && break
 			sleep 0.2
 		done
@@ -140,13 +165,17 @@ start_in() {
 if [ $bpf = 1 ]; then
 	"$top/scripts/bpftrace/mutex_waits.sh" > "$out/bpftrace.txt" 2> "$out/bpftrace.log" &
 	obs=$!
+	# compiling and attaching take seconds, minutes in a slow VM; the
+	# observer says when every probe is attached
 	echo "starting bpftrace..." >&2
-	for i in $(seq 600); do
-		grep -q Attach "$out/bpftrace.log" && break
+	t0=$(date +%s)
+	by=$((t0 + 300))
+	until grep -q '^mutex_waits.sh: attached' "$out/bpftrace.log"; do
 		kill -0 $obs 2>/dev/null || { cat "$out/bpftrace.log" >&2; obs=''; die "bpftrace failed"; }
-		[ "$i" -lt 600 ] || die "bpftrace did not attach within 60 s (see $out/bpftrace.log)"
-		sleep 0.1
+		[ "$(date +%s)" -lt "$by" ] || die "bpftrace did not attach within 300 s (see $out/bpftrace.log)"
+		sleep 0.2
 	done
+	echo "bpftrace attached after $(( $(date +%s) - t0 )) s" >&2
 fi
 echo 1 > $BD/reset
 

@@ -2,19 +2,34 @@
 # Runs every in-guest test (tests/guest/t*.sh) in order; each prints TAP.
 # Output goes to stdout and to $SCHEDLAB_RESULTS/tap.txt.
 set -u
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 2
 out=${SCHEDLAB_RESULTS:-/tmp}/tap.txt
 : >"$out"
 echo "# guest: $(uname -r) ($(uname -v))" | tee -a "$out"
 rc=0
 export SCHEDLAB_KCONFIG=${1:-}
+limit=${SCHEDLAB_TEST_TIMEOUT:-600}	# seconds per test
 for t in ${2:-t*.sh}; do
 	echo "# --- $t" | tee -a "$out"
 	# To a file, not a pipe: a process a failed test leaves behind must
 	# not keep the runner waiting for end-of-file.
 	start=$(date +%s)
 	log=${SCHEDLAB_RESULTS:-/tmp}/$t.log	# readable from the host while it runs
-	timeout 600 bash "$t" >"$log" 2>&1 || rc=1
+	trc=0
+	timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 || trc=$?
+	[ $trc = 0 ] || rc=1
+	# A test that hangs, dies, or stops short of its plan fails here: the
+	# checks it never printed would otherwise just be missing.
+	if [ $trc = 124 ] || [ $trc = 137 ]; then
+		echo "not ok 9999 - $t did not finish within $limit s (killed)" >>"$log"
+	elif ! grep -qE '^1\.\.[0-9]+' "$log"; then
+		echo "not ok 9999 - $t ended (exit $trc) without its plan" >>"$log"
+	else
+		plan=$(grep -m1 -oE '^1\.\.[0-9]+' "$log" | cut -d. -f3)
+		ran=$(grep -cE '^(not )?ok [0-9]+' "$log")
+		[ "$ran" = "$plan" ] ||
+			echo "not ok 9999 - $t planned $plan checks, ran $ran (exit $trc)" >>"$log"
+	fi
 	tee -a "$out" <"$log"
 	echo "# $t took $(( $(date +%s) - start )) s" | tee -a "$out"
 done

@@ -24,11 +24,19 @@ field() { awk -v n="$1" '{ for (i = 1; i < NF; i += 2) if ($i == n) { print $(i 
 load
 ok "command -v bpftrace" "bpftrace is installed ($(bpftrace --version 2>/dev/null))"
 out=$(mktemp -d)
-bash "$TOP/scripts/blocked_on-rename.sh" -c 1 -t 10 -b -o "$out" >"$out/summary.txt" 2>"$out/stderr.txt"
+# bounded (bpftrace's start up to 300 s, the run, its stop up to 60 s), so
+# that a hang shows the demo's own messages
+timeout -k 10 480 bash "$TOP/scripts/blocked_on-rename.sh" -c 1 -t 10 -b -o "$out" \
+	>"$out/summary.txt" 2>"$out/stderr.txt"
 rc=$?
 is "$rc" 0 "the demo ran (exit $rc)"
 while read -r l; do diag "$l"; done <"$out/summary.txt"
-[ $rc = 0 ] || while read -r l; do diag "$l"; done <"$out/stderr.txt"
+if [ $rc = 0 ]; then
+	diag "$(grep -m1 'bpftrace attached' "$out/stderr.txt")"
+else
+	while read -r l; do diag "$l"; done <"$out/stderr.txt"
+	[ -f "$out/bpftrace.log" ] && while read -r l; do diag "bpftrace.log: $l"; done <"$out/bpftrace.log"
+fi
 read -r fg bg < <(sed -nE 's/.*fg renamer ([0-9]+), bg renamer ([0-9]+).*/\1 \2/p' "$out/stderr.txt")
 diag "fg renamer $fg, bg renamer $bg"
 
@@ -48,6 +56,11 @@ diag "$(grep -m1 -A1 '^0: pid' "$out/inversions.txt")"
 bl=$(awk -v a="$addr" '$1 == "lock" && $2 "" == a ""' "$out/bpftrace.txt")
 diag "bpftrace: $bl"
 ok "[ -n \"\$bl\" ]" "bpftrace saw the same lock"
+if [ -z "$bl" ]; then
+	diag "bpftrace.txt: $(wc -l <"$out/bpftrace.txt") lines"
+	while read -r l; do diag "bpftrace.log: $l"; done < <(head -n 40 "$out/bpftrace.log")
+	while read -r l; do diag "demo: $l"; done < <(grep -i -e bpftrace -e mutex_waits "$out/stderr.txt")
+fi
 s_tot=$(field total_us "$lk") b_tot=$(( $(field total_ns "$bl") / 1000 ))
 s_n=$(field waits "$lk") b_n=$(field waits "$bl")
 ok "[ $(absdiff "$s_tot" "$b_tot") -le $(( b_tot / 10 )) ]" "total wait: schedlab $s_tot us vs bpftrace $b_tot us (within 10%)"

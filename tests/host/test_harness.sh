@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# The test plumbing that must not hang or hide a failure, checked on the
+# host with stand-ins (TAP output; arguments ignored):
+#  - tests/guest/run.sh: a test that hangs (even one ignoring SIGTERM) is
+#    killed at SCHEDLAB_TEST_TIMEOUT and counted as a failure, as is one
+#    that ends without its plan or with fewer checks than planned;
+#  - scripts/bpftrace/mutex_waits.sh, with a stand-in bpftrace on PATH:
+#    "attached" only once bpftrace runs its -c command (after attaching);
+#    the per-lock lines from bpftrace's maps; SIGTERM to a wrapper started
+#    in the background (SIGINT ignored) stops a bpftrace that has not yet
+#    installed its handler; one that ignores SIGINT is killed after
+#    MUTEX_WAITS_STOP_GRACE; a bad MUTEX_WAITS_STOP_GRACE starts nothing.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+cd "$top" || exit 2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# --- tests/guest/run.sh
+g=$tmp/guest
+mkdir -p "$g/res"
+cp tests/guest/run.sh "$g/"
+cat >"$g/t1_good.sh" <<'EOF'
+echo "ok 1 - first"; echo "ok 2 - second"; echo "1..2"
+EOF
+cat >"$g/t2_hang.sh" <<'EOF'
+trap '' TERM	# inherited by sleep: only SIGKILL ends it
+echo "ok 1 - before the hang"
+sleep 300
+EOF
+cat >"$g/t3_noplan.sh" <<'EOF'
+echo "ok 1 - then it dies"; exit 3
+EOF
+cat >"$g/t4_short.sh" <<'EOF'
+echo "ok 1 - one"; echo "ok 2 - two"; echo "1..3"
+EOF
+start=$(date +%s)
+SCHEDLAB_RESULTS=$g/res SCHEDLAB_TEST_TIMEOUT=2 bash "$g/run.sh" "" \
+	"t1_good.sh t2_hang.sh t3_noplan.sh t4_short.sh" >"$g/out" 2>"$g/err"
+rc=$?
+took=$(( $(date +%s) - start ))
+is "$rc" 1 "run.sh: exit 1 when a test failed"
+ok "[ $took -le 40 ]" "run.sh: a hung test ignoring SIGTERM is killed (all four took $took s)"
+ok "grep -qx 'not ok 9999 - t2_hang.sh did not finish within 2 s (killed)' '$g/res/tap.txt'" \
+	"run.sh: the hung test is a failure"
+ok "grep -qx 'ok 1 - before the hang' '$g/res/tap.txt'" "run.sh: the hung test's output is kept"
+ok "grep -qx 'not ok 9999 - t3_noplan.sh ended (exit 3) without its plan' '$g/res/tap.txt'" \
+	"run.sh: a test ending without its plan is a failure"
+ok "grep -qx 'not ok 9999 - t4_short.sh planned 3 checks, ran 2 (exit 0)' '$g/res/tap.txt'" \
+	"run.sh: a test running fewer checks than planned is a failure"
+is "$(grep -c '^not ok' "$g/res/tap.txt")" 3 "run.sh: no failure added to the good test"
+ok "cmp -s '$g/out' '$g/res/tap.txt'" "run.sh: stdout and tap.txt are the same stream"
+SCHEDLAB_RESULTS=$g/res bash "$g/run.sh" "" "t1_good.sh" >/dev/null 2>&1
+is "$?" 0 "run.sh: exit 0 when every test passed"
+
+# --- scripts/bpftrace/mutex_waits.sh with a stand-in bpftrace
+# FAKE_BPFTRACE=maps: like bpftrace 0.17, says "Attaching 7 probes..."
+# before it attaches them (1 s here), then runs the -c command (an ELF
+# executable, like bpftrace); prints
+# its maps when the command ends or on SIGINT. =late: not yet attached
+# (exec sleep, no handler of its own). =deaf: ignores SIGINT and never
+# gets to start the command.
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/bpftrace" <<'FAKE'
+#!/usr/bin/env bash
+echo "$$ $*" >>"$FAKE_LOG"
+maps() {
+	printf '%s\n' "" "@waits[0xffff888000000010]: 5" "@waits[0xffff888000000020]: 12" "" \
+		"@total_ns[0xffff888000000010]: 500" "@total_ns[0xffff888000000020]: 1200" \
+		"@max_ns[0xffff888000000010]: 150" "@max_ns[0xffff888000000020]: 300" \
+		"@oncpu_ns[0xffff888000000020]: 100" "@preempted_ns[0xffff888000000020]: 200" \
+		"@sleeping_ns[0xffff888000000010]: 500" "@sleeping_ns[0xffff888000000020]: 300" \
+		"@unowned_ns[0xffff888000000020]: 600"
+}
+case $FAKE_BPFTRACE in
+maps)
+	trap 'maps; exit 0' INT
+	echo "Attaching 7 probes..."
+	sleep 1
+	date +%s%N >"$FAKE_LOG.attached"
+	if [ "$1" = -c ]; then
+		# bpftrace runs only an ELF executable
+		read -r exe _ <<<"$2"
+		[ "$(head -c 4 "$exe" | tail -c 3)" = ELF ] ||
+			{ echo "ERROR: Failed to fork child: $exe is not executable"; exit 1; }
+		$2 &
+		wait $!
+		maps
+	else
+		while :; do sleep 0.1; done
+	fi ;;
+late)	exec sleep 60 ;;
+deaf)	trap '' INT
+	echo "Attaching 7 probes..."
+	while :; do sleep 0.1; done ;;
+esac
+FAKE
+chmod +x "$tmp/bin/bpftrace"
+export FAKE_LOG=$tmp/fake.log
+MW=$top/scripts/bpftrace/mutex_waits.sh
+# mw MODE GRACE WAIT_FOR [OPTION...]: the wrapper in the background (as a
+# script starts it: SIGINT ignored), SIGTERM once WAIT_FOR is in its
+# stderr (at once if empty) after the stand-in has started; sets mw_rc,
+# mw_took, and mw_seen (when WAIT_FOR was seen, ns)
+mw() {
+	local mode=$1 grace=$2 want=$3 pid
+	shift 3
+	rm -f "$FAKE_LOG" "$FAKE_LOG.attached"
+	FAKE_BPFTRACE=$mode MUTEX_WAITS_STOP_GRACE=$grace PATH=$tmp/bin:$PATH \
+		bash "$MW" "$@" >"$tmp/mw.out" 2>"$tmp/mw.err" &
+	pid=$!
+	for _ in $(seq 200); do
+		[ -s "$FAKE_LOG" ] && { [ -z "$want" ] || grep -q "$want" "$tmp/mw.err"; } && break
+		sleep 0.05
+	done
+	mw_seen=$(date +%s%N)
+	sleep 0.3
+	start=$(date +%s)
+	kill -TERM "$pid"
+	mw_rc=0
+	wait "$pid" || mw_rc=$?
+	mw_took=$(( $(date +%s) - start ))
+}
+mw maps 30 'mutex_waits.sh: attached' -q
+is "$mw_rc" 0 "mutex_waits.sh: exit status bpftrace's (0)"
+ok "grep -q -- ' -c /bin/sh [^ ]*/attached -q [^ ]*/scripts/bpftrace/mutex_waits.bt\$' '$FAKE_LOG'" \
+	"mutex_waits.sh: bpftrace gets its attached-command (-c), the options, the script"
+ok "[ -s '$FAKE_LOG.attached' ] && [ \$(cat '$FAKE_LOG.attached') -le $mw_seen ]" \
+	"mutex_waits.sh: says 'attached' only once bpftrace runs the command"
+is "$(cat "$tmp/mw.out")" "lock 0xffff888000000020 waits 12 total_ns 1200 max_ns 300 oncpu_ns 100 preempted_ns 200 sleeping_ns 300 unowned_ns 600
+lock 0xffff888000000010 waits 5 total_ns 500 max_ns 150 oncpu_ns 0 preempted_ns 0 sleeping_ns 500 unowned_ns 0" \
+	"mutex_waits.sh: stopped, one line per lock, most waits first, missing parts 0"
+ok "grep -qx 'Attaching 7 probes...' '$tmp/mw.err' && ! grep -q '^@' '$tmp/mw.err'" \
+	"mutex_waits.sh: bpftrace's messages to stderr, its maps not"
+ok "[ $mw_took -le 5 ]" "mutex_waits.sh: stopped in $mw_took s"
+
+mw maps 30 '' -c /bin/true
+is "$mw_rc" 0 "mutex_waits.sh -c CMD: runs to the command's end (status 0)"
+is "$(grep -o -- ' -c ' "$FAKE_LOG" | wc -l)" 1 "mutex_waits.sh -c CMD: the user's -c, not its own"
+ok "grep -q -- ' -c /bin/true [^ ]*/mutex_waits.bt\$' '$FAKE_LOG' && [ \$(wc -l <'$tmp/mw.out') = 2 ]" \
+	"mutex_waits.sh -c CMD: ... and the results"
+
+mw late 30 ''
+is "$mw_rc" 130 "mutex_waits.sh: a bpftrace not yet attached ends at SIGINT (status 130)"
+ok "[ $mw_took -le 10 ]" "mutex_waits.sh: ... at once, not after the grace ($mw_took s)"
+
+mw deaf 1 Attaching
+is "$mw_rc" 137 "mutex_waits.sh: a bpftrace ignoring SIGINT is killed (status 137)"
+ok "[ $mw_took -le 10 ]" "mutex_waits.sh: ... after MUTEX_WAITS_STOP_GRACE=1 ($mw_took s)"
+ok "grep -q 'still running 1 s after the stop: killed' '$tmp/mw.err'" "mutex_waits.sh: ... and says so"
+ok "[ ! -s '$tmp/mw.out' ] && ! grep -q 'mutex_waits.sh: attached' '$tmp/mw.err'" \
+	"mutex_waits.sh: ... with no results, never attached"
+
+: >"$FAKE_LOG"
+FAKE_BPFTRACE=maps MUTEX_WAITS_STOP_GRACE=1m PATH=$tmp/bin:$PATH bash "$MW" >/dev/null 2>"$tmp/mw.err"
+is "$?" 2 "mutex_waits.sh: MUTEX_WAITS_STOP_GRACE=1m is refused (status 2)"
+ok "[ ! -s '$FAKE_LOG' ] && grep -q 'not a number' '$tmp/mw.err'" "mutex_waits.sh: ... before bpftrace starts, with a message"
+done_testing
