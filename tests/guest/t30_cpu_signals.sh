@@ -28,9 +28,13 @@ done
 ok '[ $nr_ok -ge 3 ]' "cpu1 nr_running = $nspin spinners in $nr_ok/$rounds reads"
 ok '[ $nrdbg_ok -ge 3 ]' "cpu1 nr_running equals sched/debug in $nrdbg_ok/$rounds reads"
 ok '[ $util_close -ge 3 ]' "cpu1 util_avg within 32 of sched/debug in $util_close/$rounds reads"
-u1=$(report_col 1 util_avg); u0=$(report_col 0 util_avg); cap1=$(report_col 1 capacity)
+u1=$(report_col 1 util_avg); n0=$(report_col 0 nr_run); cap1=$(report_col 1 capacity)
 ok '[ "$u1" -ge 900 ]' "busy cpu1 util_avg near 1024 ($u1)"
-ok '[ "$u0" -lt "$u1" ]' "cpu0, without spinners, has a lower util_avg ($u0 < $u1)"
+# CPU 0 is told apart by what runs there, not by a lower util_avg: with
+# both vCPUs on one host thread, a task waiting on vCPU 0 while vCPU 1 runs
+# its slice is running in the guest's time, and the lightly loaded CPU 0
+# showed util_avg 1018, then 991 (cpu1: 981) in one CI run
+ok '[ "$n0" -lt "$nspin" ]' "cpu0, without spinners, runs fewer tasks than cpu1's $nspin ($n0)"
 ok '[ "$cap1" -gt 0 ] && [ "$cap1" -le 1024 ]' "cpu1 capacity in (0, 1024] ($cap1)"
 samples=$(report_col 1 samples); umax=$(report_col 1 util_max)
 elapsed_ms=$(( ($(date +%s%N) - t_enable) / 1000000 ))
