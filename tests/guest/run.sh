@@ -8,7 +8,7 @@ out=${SCHEDLAB_RESULTS:-/tmp}/tap.txt
 echo "# guest: $(uname -r) ($(uname -v))" | tee -a "$out"
 rc=0
 export SCHEDLAB_KCONFIG=${1:-}
-limit=${SCHEDLAB_TEST_TIMEOUT:-600}	# seconds per test
+limit=${SCHEDLAB_TEST_TIMEOUT:-900}	# seconds per test (the longest, t20, takes ~250 s under TCG)
 for t in ${2:-t*.sh}; do
 	echo "# --- $t" | tee -a "$out"
 	# To a file, not a pipe: a process a failed test leaves behind must
