@@ -25,21 +25,40 @@ step_times() { awk -v n="$1" -v s="$2" '$1 == n && $2 == s { print int($6 / 1000
 is "$($SYSFS_WRITE $BO/enabled 1)" ok "blocked_on enabled"
 diag "$(head -1 $BD/stats)"
 
-# --- 1. a 3-level chain ------------------------------------------------------
+# --- 1. a 3-level chain in a tree ---------------------------------------------
+# A holds m0 (busy 3 s); B holds m1 and waits on m0; C holds m2 and waits on
+# m1; D waits on m2: D -> m2 -> C -> m1 -> B -> m0 -> A. E waits on m0 beside
+# B and F on m1 beside C: a tree of two waiters per lock, five chains.
+chain_members() { sed -E 's/ -> lock [^ ]+ \([^)]*\)//g; s/ \| .*//' | awk -v RS=' -> ' '{ print $1 }' | paste -sd' '; }
 is "$(td 'spawn A cpu=0 policy=other nice=0 lock m0; busy 3000; unlock m0')" ok "spawn A"
 is "$(td 'spawn B cpu=1 policy=other nice=0 lock m1; wait A 0; lock m0; unlock m0; unlock m1')" ok "spawn B"
 is "$(td 'spawn C cpu=1 policy=other nice=0 lock m2; wait B 0; sleep 50; lock m1; unlock m1; unlock m2')" ok "spawn C"
 is "$(td 'spawn D cpu=1 policy=other nice=0 wait C 0; sleep 100; lock m2; unlock m2')" ok "spawn D"
+is "$(td 'spawn E cpu=1 policy=other nice=0 wait A 0; sleep 100; lock m0; unlock m0')" ok "spawn E"
+is "$(td 'spawn F cpu=1 policy=other nice=0 wait B 0; sleep 100; lock m1; unlock m1')" ok "spawn F"
 is "$(td start)" ok "start"
-# until D waits (A holds m0 for 3 s)
-chains_until 20 0.1 'pd=$(pid_of D); [ -n "$pd" ] && grep -q "^$pd .* | depth 4 " <<<"$chains"'
+# until D waits at depth 4 and E and F wait (A holds m0 for 3 s)
+chains_until 20 0.1 'pd=$(pid_of D) pe=$(pid_of E) pf=$(pid_of F)
+	[ -n "$pd" ] && grep -q "^$pd .* | depth 4 " <<<"$chains" &&
+	grep -q "^$pe .* | depth 2 " <<<"$chains" && grep -q "^$pf .* | depth 3 " <<<"$chains"'
 diag "$chains"
-pa=$(pid_of A) pb=$(pid_of B) pc=$(pid_of C) pd=$(pid_of D)
+pa=$(pid_of A) pb=$(pid_of B) pc=$(pid_of C) pd=$(pid_of D) pe=$(pid_of E) pf=$(pid_of F)
 line=$(grep "^$pd " <<<"$chains")
-members=$(sed -E 's/ -> lock [^ ]+ \([^)]*\)//g; s/ \| .*//' <<<"$line" | awk -v RS=' -> ' '{ print $1 }' | paste -sd' ')
-is "$members" "$pd $pc $pb $pa" "D's chain is D -> C -> B -> A"
+is "$(chain_members <<<"$line")" "$pd $pc $pb $pa" "D's chain is D -> C -> B -> A"
 ok "grep -q ' | depth 4 ' <<<\"$line\"" "depth 4"
 ok "grep -q 'blocked' <<<\"$line\"" "D's wait counts as blocked further down the chain"
+# the tree: every waiter's own chain, and nothing else
+is "$(grep "^$pc " <<<"$chains" | chain_members)" "$pc $pb $pa" "C's chain is C -> B -> A"
+is "$(grep "^$pf " <<<"$chains" | chain_members)" "$pf $pb $pa" "F's chain is F -> B -> A (beside C on m1)"
+is "$(grep "^$pb " <<<"$chains" | chain_members)" "$pb $pa" "B's chain is B -> A"
+is "$(grep "^$pe " <<<"$chains" | chain_members)" "$pe $pa" "E's chain is E -> A (beside B on m0)"
+# (other tasks of the guest may wait on a mutex of their own meanwhile)
+drv="$pa $pb $pc $pd $pe $pf"
+is "$(awk -v drv=" $drv " 'index(drv, " " $1 " ") { print $1 }' <<<"$chains" | sort -n | paste -sd' ')" \
+	"$(printf '%s\n' "$pb" "$pc" "$pd" "$pe" "$pf" | sort -n | paste -sd' ')" "five chains, of the waiters B, C, D, E, F"
+first_lock() { awk -v p="$1" '$1 == p { for (i = 1; i < NF; i++) if ($i == "lock") { print $(i + 1); exit } }' <<<"$chains"; }
+ok "[ -n \"$(first_lock "$pe")\" ] && [ \"$(first_lock "$pe")\" = \"$(first_lock "$pb")\" ]" "E and B wait on the same lock (m0: $(first_lock "$pe"))"
+ok "[ \"$(first_lock "$pf")\" = \"$(first_lock "$pc")\" ] && [ \"$(first_lock "$pf")\" != \"$(first_lock "$pb")\" ]" "F and C wait on the same lock (m1: $(first_lock "$pf"))"
 is "$($SYSFS_WRITE $TD/cmd reset)" ok "the chain unwinds (driver reset waits for it)"
 st=$(cat $BD/stats)
 is "$(awk '/^waits_in_progress/ {print $2}' <<<"$st")" 0 "no wait left in progress"
@@ -50,7 +69,6 @@ is "$(awk '/^waits_in_progress/ {print $2}' <<<"$st")" 0 "no wait left in progre
 # asks for w1: Y (younger, holding w1) is wounded, its wait on w0 ends with
 # -EDEADLK, it backs off (releases w1) and sleeps holding m6. The edge
 # Y -> w0 must be gone: only X -> m6 -> Y stays.
-chain_members() { sed -E 's/ -> lock [^ ]+ \([^)]*\)//g; s/ \| .*//' | awk -v RS=' -> ' '{ print $1 }' | paste -sd' '; }
 is "$(td 'spawn O cpu=0 policy=other nice=0 wwbegin; wwlock w0; sleep 2000; wwlock w1; wwunlock w1; wwunlock w0; wwend')" ok "spawn O"
 is "$(td 'spawn Y cpu=1 policy=other nice=0 wait O 1; wwbegin; wwlock w1; lock m6; wwlock w0; wwunlock w0; wwunlock w1; wwend; sleep 6000; unlock m6')" ok "spawn Y"
 is "$(td 'spawn X cpu=1 policy=other nice=0 wait Y 3; lock m6; unlock m6')" ok "spawn X"
