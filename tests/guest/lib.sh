@@ -70,3 +70,15 @@ stop_spinners() {
 	spinners=()
 }
 absdiff() { local d=$(($1 - $2)); echo ${d#-}; }
+# blocked_on_agreed WHAT: where task_struct has blocked_on (7.x), one check
+# that schedlab's edge never disagreed with it since the last reset (the
+# comparison is made each time a waiter sleeps in the mutex slow path);
+# called before every reset and unload, so it covers the whole run
+blocked_on_agreed() {
+	local st
+	st=$(<"$BD/stats")
+	[ "$(awk '$1 == "blocked_on_field" { print $2 }' <<<"$st")" = yes ] || return 0
+	diag "$1: $(grep '^blocked_on_' <<<"$st" | tr '\n' ' ')"
+	is "$(awk '$1 == "blocked_on_disagree" { print $2 }' <<<"$st")" 0 \
+		"$1: no disagreement with task_struct::blocked_on ($(awk '$1 == "blocked_on_checked" { print $2 }' <<<"$st") compared)"
+}

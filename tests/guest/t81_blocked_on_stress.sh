@@ -48,6 +48,7 @@ is "$(wc -l <<<"$locks")" 1 "on the same lock ($locks)"
 set -- $waiters
 wa=$1 wb=$2
 # the writers have come and gone on the mutex until now: count from here
+blocked_on_agreed "before the reset"
 is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
 kill -9 "$wa"
 chains_until 100 0.1 '! grep -q "^$wa " <<<"$chains" && [ "$(stat_of waits_in_progress)" = 1 ]'
@@ -80,6 +81,7 @@ td() { $SYSFS_WRITE $TD/cmd "$1"; }
 is "$(td 'spawn Z storm m5 60001')" EINVAL "driver: a storm longer than 60 s is refused"
 is "$(td 'spawn Z storm m8 10')" ENOENT "driver: a storm on no such lock is refused"
 is "$(td 'spawn Z lock m5; storm m5 10; unlock m5')" EINVAL "driver: a storm on a lock the program holds is refused"
+blocked_on_agreed "the exits mid-wait"
 is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
 secs=30
 for w in S0:0 S1:1 S2:0 S3:1; do
@@ -95,6 +97,7 @@ while grep -q 'state=running\|state=waiting' $TD/status; do
 	[ $reads -lt 400 ] || break
 done
 is "$(td reset)" ok "the storm is over ($reads reads of the reports during it)"
+blocked_on_agreed "the storm"
 # Other tasks of the guest take mutexes too: judge one read of stats, taken
 # when none of their waits is in progress.
 for _ in $(seq 50); do
@@ -129,6 +132,7 @@ done
 is "$(td start)" ok "another storm"
 for i in $(seq 50); do [ "$(stat_of waits_begun)" -gt 100 ] && break; sleep 0.1; done
 ok "[ $(stat_of waits_in_progress) -ge 0 ] && [ $(stat_of waits_begun) -gt 100 ]" "waits going on ($(stat_of waits_begun) begun)"
+blocked_on_agreed "the second storm, before the unload"
 unload
 ok '! loaded' "schedlab unloaded while blocked_on is enabled, mid-storm"
 is "$(td reset)" ok "the storm ends without it"

@@ -68,5 +68,6 @@ ok "[ $(absdiff "$s_n" "$b_n") -le $(( b_n / 10 )) ]" "waits: schedlab $s_n vs b
 s_pre=$(( $(field preempted "$lk") + $(field runnable_remote "$lk") ))
 diag "owner preempted: schedlab $s_pre us, bpftrace $(( $(field preempted_ns "$bl") / 1000 )) us"
 rm -rf "$out"
+blocked_on_agreed "the rename demo"
 unload
 done_testing
