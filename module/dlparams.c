@@ -19,7 +19,19 @@
  *	deadline_mono = dl.deadline - sched_clock_cpu(cpu) + ktime_get_ns()
  *
  * The fields are read without the rq lock: a read is retried while the rq
- * clock or the task's exec_start/runtime change under it.
+ * clock or the task's exec_start/runtime change under it, or while the rq
+ * lock is held at the end of it. The last check matters: accounting
+ * (update_curr_dl(), under the rq lock) writes se.exec_start, then does
+ * cgroup accounting, then writes dl.runtime. A reader that sees the new
+ * exec_start with the old runtime sees two values that never held together
+ * and is off by the whole accounted delta, up to a tick. That window is
+ * short on hardware, but a virtual CPU can be descheduled inside it: seen
+ * as a 4 ms error under emulation. Every write is under the rq lock, and a
+ * section that began after the first read changes rq->clock, so values
+ * re-read equal with the lock free at the end were consistent. After
+ * SNAPSHOT_TRIES failed tries the last read is used and the result says
+ * DLPARAMS_F_STALE: runtime_left_ns is then as of the last accounting
+ * (at most a tick old); debugfs stats counts these.
  *
  * read() is the thread asking about itself, so it is running on this CPU:
  * with preemption off, one sched_clock read gives the task clock, and the
@@ -71,12 +83,13 @@ struct dl_snapshot {
 	u64 mono_now;
 	bool running;
 	bool throttled;
+	bool stale;		/* no consistent read: as of the last accounting */
 	int cpu;
 };
 
 /* statistics, shown in debugfs; per CPU so that readers share no line */
 struct dl_stats {
-	u64 reads, ioctls, publishes, retries;
+	u64 reads, ioctls, publishes, retries, stale;
 };
 static DEFINE_PER_CPU(struct dl_stats, dl_stats);
 static atomic_t nr_pages;
@@ -136,11 +149,33 @@ static u64 mono_at(u64 sched_now)
  * Read @p's values without its rq lock (see the top of this file). @self:
  * @p is current, running on this CPU with preemption off (read()).
  */
-static void snapshot(struct task_struct *p, struct dl_snapshot *s, bool self)
+#define SNAPSHOT_TRIES 8
+
+/* Is @rq's lock held (by anyone)? false where the layout lacks it. */
+static bool rq_lock_held(void *rq)
 {
+#if SL_HAS_rq____lock
+	BUILD_BUG_ON(SL_SZ_rq____lock != sizeof(raw_spinlock_t));
+	return raw_spin_is_locked((raw_spinlock_t *)SL_PTR(rq, rq____lock));
+#else
+	return false;
+#endif
+}
+
+/* who reads, which decides how a read is validated */
+enum snap_ctx {
+	SNAP_SELF,	/* @p is current, preemption off: read() */
+	SNAP_REMOTE,	/* any task, no lock held: ioctl(), mmap() */
+	SNAP_RQ_LOCKED,	/* this CPU holds @p's rq lock: the sched_switch probe */
+};
+
+static void snapshot(struct task_struct *p, struct dl_snapshot *s, enum snap_ctx ctx)
+{
+	bool self = ctx == SNAP_SELF;
 	int tries;
 
-	for (tries = 0; tries < 8; tries++) {
+	s->stale = false;
+	for (tries = 0; tries < SNAPSHOT_TRIES; tries++) {
 		void *rq;
 		u64 clock, clock_task, exec_start;
 
@@ -164,7 +199,13 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s, bool self)
 		/* the reads above before the re-reads that validate them */
 		smp_rmb();
 		s->exec_start = exec_start;
-		if (SL_READ(rq, rq__clock) == clock &&
+		/* under the rq lock nothing can change: the first read holds */
+		if (ctx == SNAP_RQ_LOCKED) {
+			s->now_task = clock_task + (s->sched_clock_now - clock);
+			return;
+		}
+		if (!rq_lock_held(rq) &&
+		    SL_READ(rq, rq__clock) == clock &&
 		    READ_ONCE(p->se.exec_start) == exec_start &&
 		    READ_ONCE(p->dl.runtime) == s->runtime_at_acct &&
 		    task_cpu(p) == s->cpu) {
@@ -173,8 +214,10 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s, bool self)
 		}
 		this_cpu_inc(dl_stats.retries);
 	}
-	/* still moving after 8 tries: use the last read, it is one tick off at most */
+	/* still moving after every try: the last accounting's values, flagged */
 	s->now_task = s->exec_start;
+	s->stale = true;
+	this_cpu_inc(dl_stats.stale);
 }
 
 /* Every field of @out is written: no memset on the read() path. */
@@ -196,7 +239,8 @@ static void fill(struct task_struct *p, pid_t tid, const struct dl_snapshot *s,
 	out->dl_period_ns = p->dl.dl_period;
 	out->flags = (s->throttled ? DLPARAMS_F_THROTTLED : 0) |
 		     (s->running ? DLPARAMS_F_RUNNING : 0) |
-		     ((s64)(out->deadline_ns - out->now_ns) < 0 ? DLPARAMS_F_DEADLINE_MISSED : 0);
+		     ((s64)(out->deadline_ns - out->now_ns) < 0 ? DLPARAMS_F_DEADLINE_MISSED : 0) |
+		     (s->stale ? DLPARAMS_F_STALE : 0);
 	BUILD_BUG_ON(sizeof(*out) != DLPARAMS_SIZE_VER0);
 }
 
@@ -206,7 +250,7 @@ static int task_values(struct task_struct *p, struct dlparams *out)
 
 	if (!is_deadline(p))
 		return -ENODATA;
-	snapshot(p, &s, false);
+	snapshot(p, &s, SNAP_REMOTE);
 	fill(p, task_pid_vnr(p), &s, out);
 	return 0;
 }
@@ -259,7 +303,7 @@ static ssize_t dlparams_read(struct file *file, char __user *ubuf, size_t count,
 	if (!is_deadline(current))
 		return -ENODATA;
 	preempt_disable();
-	snapshot(current, &s, true);
+	snapshot(current, &s, SNAP_SELF);
 	this_cpu_inc(dl_stats.reads);
 	preempt_enable();
 	/* current's own pid cannot change under it: no RCU needed */
@@ -362,15 +406,17 @@ static struct dl_page *find_page(struct task_struct *p)
 
 /*
  * Publish @p's values into its page. Called from the sched_switch probe
- * with @p's rq locked (so no retry), and from mmap() for a first value.
+ * with @p's rq locked (SNAP_RQ_LOCKED: no retry), and from mmap() for a
+ * first value (SNAP_REMOTE).
  */
-static void publish(struct dl_page *e, struct task_struct *p, bool running)
+static void publish(struct dl_page *e, struct task_struct *p, bool running,
+		    enum snap_ctx ctx)
 {
 	struct dlparams_page *pg = e->pg;
 	struct dlparams v;
 	struct dl_snapshot s;
 
-	snapshot(p, &s, false);
+	snapshot(p, &s, ctx);
 	s.running = running;
 	fill(p, task_pid_vnr(p), &s, &v);
 	WRITE_ONCE(pg->seq, pg->seq + 1);
@@ -403,12 +449,12 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 	if (is_deadline(prev)) {
 		e = find_page(prev);
 		if (e)
-			publish(e, prev, false);
+			publish(e, prev, false, SNAP_RQ_LOCKED);
 	}
 	if (is_deadline(next)) {
 		e = find_page(next);
 		if (e)
-			publish(e, next, true);
+			publish(e, next, true, SNAP_RQ_LOCKED);
 	}
 }
 
@@ -477,7 +523,7 @@ static int dlparams_mmap(struct file *file, struct vm_area_struct *vma)
 	atomic_inc(&nr_pages);
 	spin_unlock(&dl_pages_lock);
 	if (is_deadline(current))
-		publish(e, current, true);
+		publish(e, current, true, SNAP_REMOTE);
 	return 0;
 }
 
@@ -552,12 +598,14 @@ static void dlparams_disable(struct sl_feature *f)
 
 static int stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "reads %llu\nioctls %llu\npublishes %llu\nretries %llu\npages %d\nptrace_may_access %s\n",
+	seq_printf(m, "reads %llu\nioctls %llu\npublishes %llu\nretries %llu\nstale %llu\npages %d\nptrace_may_access %s\nrq_lock_checked %s\n",
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, reads)),
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, ioctls)),
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, publishes)),
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, retries)),
-		   atomic_read(&nr_pages), may_access ? "kallsyms" : "CAP_SYS_PTRACE only");
+		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, stale)),
+		   atomic_read(&nr_pages), may_access ? "kallsyms" : "CAP_SYS_PTRACE only",
+		   SL_HAS_rq____lock ? "yes" : "no (rq.__lock not in the layout)");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

@@ -93,6 +93,7 @@ static int64_t absll(int64_t v) { return v < 0 ? -v : v; }
 struct path_err {
 	const char *name;
 	int64_t max_rt, max_dl, max_dl_raw;
+	int stale;		/* samples flagged DLPARAMS_F_STALE, not compared */
 	int n;
 };
 
@@ -183,6 +184,11 @@ static int accuracy(int samples)
 			slack0 = (ca[1] - cb[1]) / 2;
 		}
 		for (i = 0; i < 3; i++) {
+			/* as of the last accounting, by definition (t50 bounds how often) */
+			if (v[i].flags & DLPARAMS_F_STALE) {
+				err[i].stale++;
+				continue;
+			}
 			if (have_dyn) {
 				/*
 				 * The syscall's value holds at some instant in
@@ -241,9 +247,9 @@ static int accuracy(int samples)
 	printf("# runtime differences are what exceeds the reference's own measurement window (half its duration, at most %lld us in the samples used; samples with a window over %lld us are not compared); deadline differences what exceeds the whole window (raw: without that)\n",
 	       (long long)max_slack / US, (long long)MAX_WINDOW_NS / US);
 	for (i = 0; i < 3; i++) {
-		printf("# %-15s %d samples, max |runtime diff| %lld us, max |deadline diff| %lld us (%lld us raw)\n",
+		printf("# %-15s %d samples, max |runtime diff| %lld us, max |deadline diff| %lld us (%lld us raw); %d flagged stale\n",
 		       err[i].name, err[i].n, (long long)err[i].max_rt / US,
-		       (long long)err[i].max_dl / US, (long long)err[i].max_dl_raw / US);
+		       (long long)err[i].max_dl / US, (long long)err[i].max_dl_raw / US, err[i].stale);
 		tap(err[i].n >= samples / 2 && err[i].max_rt <= TOLERANCE_NS && err[i].max_dl <= TOLERANCE_NS,
 		    "%s agrees with the reference within 100 us over %d samples (runtime: %lld us beyond the reference's own window of <= %lld us; deadline: %lld us)",
 		    err[i].name, err[i].n, (long long)err[i].max_rt / US, (long long)max_slack / US,
@@ -299,7 +305,7 @@ static int remote(int samples)
 	int i, n = 0, on_cpu1 = 0, running = 0, tries = 0;
 	int64_t max_err = 0;
 	long sw1, sw2, k;
-	int switched_out = 0;
+	int switched_out = 0, stale = 0;
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED || dlparams_open(&h, 0)) {
@@ -343,6 +349,11 @@ static int remote(int samples)
 			switched_out++;
 			continue;
 		}
+		/* as of the last accounting, by definition (t50 bounds how often) */
+		if (ours.flags & DLPARAMS_F_STALE) {
+			stale++;
+			continue;
+		}
 		on_cpu1 += ours.cpu == 1;
 		running += !!(ours.flags & DLPARAMS_F_RUNNING);
 		/* compare only when both describe one period, both running */
@@ -360,8 +371,8 @@ static int remote(int samples)
 	}
 	sh->stop = 1;
 	waitpid(child, NULL, 0);
-	printf("# remote: %d comparable samples, max |runtime diff| %lld us; cpu==1 in %d, RUNNING in %d; %d pairs dropped (worker switched out between them)\n",
-	       n, (long long)max_err / US, on_cpu1, running, switched_out);
+	printf("# remote: %d comparable samples, max |runtime diff| %lld us; cpu==1 in %d, RUNNING in %d; %d pairs dropped (worker switched out between them), %d flagged stale\n",
+	       n, (long long)max_err / US, on_cpu1, running, switched_out, stale);
 	tap(n >= samples, "%d reads from CPU 0 of the DL thread running on CPU 1", n);
 	tap(on_cpu1 >= n && n > 0, "reported CPU is 1 (%d)", on_cpu1);
 	tap(max_err <= TOLERANCE_NS, "remote values agree with the thread's own within 100 us (%lld us)",

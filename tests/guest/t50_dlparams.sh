@@ -46,6 +46,10 @@ ok '[ "${stalled:-99}" -le 4 ]' "pool: at most 4 of 40 jobs spoiled by a stalled
 cat $DBG/dlparams/stats | sed 's/^/# /'
 ok '[ "$(awk "/^publishes/ {print \$2}" $DBG/dlparams/stats)" -gt 0 ]' "the switch probe published pages"
 is "$(awk '/^pages/ {print $2}' $DBG/dlparams/stats)" 0 "every page freed after its process exited"
+is "$(awk '/^rq_lock_checked/ {print $2}' $DBG/dlparams/stats)" yes "lockless reads are validated against the rq lock"
+# a read flagged stale is as of the last accounting: it must stay the exception
+st=$(awk '/^stale/ {s = $2} /^reads/ {r += $2} /^ioctls/ {r += $2} END {print s + 0, r + 0}' $DBG/dlparams/stats)
+ok "[ \$(( ${st% *} * 100 )) -le ${st#* } ]" "reads flagged stale: ${st% *} of ${st#* } (at most 1%)"
 rmdir $cg
 echo 0 > $SYS/dlparams/enabled
 ok '[ ! -e /dev/dlparams ]' "/dev/dlparams removed when disabled"

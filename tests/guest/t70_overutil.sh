@@ -3,7 +3,7 @@
 # (CPU 1):
 #  - bursty: CPU 0 alternates 94% and 12% duty (idle every 16 ms at most),
 #    CPU 1 runs a light periodic task. The relations that follow from the
-#    definitions: linger has no more transitions than mainline; the idle
+#    definitions: linger has no more episodes than mainline; the idle
 #    rule never flags a CPU that idles at least every idle_window_ms; the
 #    all-CPUs rule never flags the system while CPU 1 keeps idling; and
 #    mainline does flag CPU 0 (little: util above 80% of 160);
@@ -89,13 +89,20 @@ echo > $TRACING/trace
 echo 1 > $TRACING/events/schedlab/overutil/enable
 run_workload $WL/bursty.json
 sed 's/^/# /' $DBG/overutil/hist
-ml_t=$(( $(rep cpu0 sets mainline) + $(rep cpu0 clears mainline) ))
-lg_t=$(( $(rep cpu0 sets linger) + $(rep cpu0 clears linger) ))
-ok "[ $(rep cpu0 time_ms mainline) -ge 500 ]" "mainline flags the little CPU 0 in the bursts ($(rep cpu0 time_ms mainline) ms, $ml_t transitions)"
-ok "[ $lg_t -le $ml_t ] && [ $lg_t -ge 2 ]" "linger: no more transitions than mainline on CPU 0 ($lg_t <= $ml_t)"
-ml_s=$(( $(rep system sets mainline) + $(rep system clears mainline) ))
-lg_s=$(( $(rep system sets linger) + $(rep system clears linger) ))
-ok "[ $lg_s -le $ml_s ]" "linger: no more system transitions than mainline ($lg_s <= $ml_s)"
+# Episodes begun (sets), not transitions: with linger_set_ticks 0 a linger
+# episode begins exactly where a mainline one does, but the reset can fall
+# in the tick during which linger still holds an episode that mainline has
+# ended; that episode's clear then has no set in the statistics, which made
+# linger count 35 transitions against mainline's 34 in one run.
+ml_t=$(rep cpu0 sets mainline)
+lg_t=$(rep cpu0 sets linger)
+ok "[ $(rep cpu0 time_ms mainline) -ge 500 ]" "mainline flags the little CPU 0 in the bursts ($(rep cpu0 time_ms mainline) ms, $ml_t episodes)"
+ok "[ $lg_t -le $ml_t ] && [ $lg_t -ge 1 ]" "linger: no more episodes than mainline on CPU 0 ($lg_t <= $ml_t)"
+ok "[ $(rep cpu0 clears linger) -le $(( $(rep cpu0 clears mainline) + 1 )) ]" \
+	"linger: no more clears than mainline on CPU 0, one inherited from before the reset aside ($(rep cpu0 clears linger) <= $(rep cpu0 clears mainline) + 1)"
+ml_s=$(rep system sets mainline)
+lg_s=$(rep system sets linger)
+ok "[ $lg_s -le $ml_s ]" "linger: no more system episodes than mainline ($lg_s <= $ml_s)"
 ok "[ $(rep cpu0 time_ms linger) -ge $(rep cpu0 time_ms mainline) ]" \
 	"linger keeps CPU 0 flagged at least as long as mainline ($(rep cpu0 time_ms linger) >= $(rep cpu0 time_ms mainline) ms)"
 is "$(rep cpu0 time_ms idle)" 0 "idle rule: CPU 0 idles every 16 ms (window 100 ms), never flagged"

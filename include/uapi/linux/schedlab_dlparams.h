@@ -43,6 +43,11 @@
 #define DLPARAMS_F_RUNNING	(1U << 1)	/* on a CPU at now_ns: runtime_left_ns includes
 						 * the time run since the last accounting */
 #define DLPARAMS_F_DEADLINE_MISSED (1U << 2)	/* deadline_ns < now_ns */
+#define DLPARAMS_F_STALE	(1U << 3)	/* no consistent lockless read (the values
+						 * kept changing): runtime_left_ns is as
+						 * of the last accounting, at most a tick
+						 * old (read(), ioctl(), and a page's
+						 * first values, published by mmap()) */
 
 struct dlparams {
 	__u32 size;		/* in: caller's sizeof; out: bytes written */
