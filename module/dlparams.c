@@ -26,9 +26,12 @@
  * exec_start with the old runtime sees two values that never held together
  * and is off by the whole accounted delta, up to a tick. That window is
  * short on hardware, but a virtual CPU can be descheduled inside it: seen
- * as a 4 ms error under emulation. Every write is under the rq lock, and a
- * section that began after the first read changes rq->clock, so values
- * re-read equal with the lock free at the end were consistent. After
+ * as a 4 ms error under emulation. Every write is under the rq lock: a
+ * write after the first read shows in the re-reads, unless its section
+ * still holds the lock at the end, so values re-read equal with the lock
+ * free at the end were consistent. (With core
+ * scheduling active on the core, the kernel takes the core's rq lock, not
+ * this one: there only the re-read checks remain.) After
  * SNAPSHOT_TRIES failed tries the last read is used and the result says
  * DLPARAMS_F_STALE: runtime_left_ns is then as of the last accounting
  * (at most a tick old); debugfs stats counts these.

@@ -46,26 +46,33 @@ mutex_rate() {
 		END { printf "%.0f\n", n * 1e9 / (b - a) }' $TD/log
 }
 # The independent observer (scripts/bpftrace/): started once per block of
-# rounds (it takes long to start: over a minute in a TCG guest), stopped
-# with SIGTERM (its results are not needed here, only its cost). Its
-# "Attaching N probes..." comes before it attaches them (0.6 s later in a
-# 6.1 TCG guest): the rounds start a second after it.
-BPF_OBSERVER=scripts/bpftrace/mutex_waits.bt
+# rounds (it takes long to start: over a minute in a TCG guest) through
+# its wrapper, which says "mutex_waits.sh: attached" once every probe is
+# attached (bpftrace's own "Attaching N probes..." comes before that), and
+# stopped with SIGTERM (the results are not needed here, only the cost;
+# the wrapper kills a bpftrace that does not stop within its grace).
+BPF_OBSERVER=scripts/bpftrace/mutex_waits.sh
 bpf_pid=
 bpf_start() {
-	bpftrace "$BPF_OBSERVER" >"$SCHEDLAB_RESULTS/bpftrace.out" 2>&1 &
+	local out=$SCHEDLAB_RESULTS/bpftrace.out err=$SCHEDLAB_RESULTS/bpftrace.err t0=$SECONDS
+	bash "$BPF_OBSERVER" >"$out" 2>"$err" &
 	bpf_pid=$!
-	for _ in $(seq 600); do
-		grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" && break
+	for _ in $(seq 1200); do
+		if grep -q '^mutex_waits.sh: attached' "$err"; then
+			echo "# bpftrace attached after $(( SECONDS - t0 )) s" >&2
+			return 0
+		fi
+		kill -0 "$bpf_pid" 2>/dev/null || break
 		sleep 0.5
 	done
-	grep -q '^Attaching' "$SCHEDLAB_RESULTS/bpftrace.out" ||
-		{ cat "$SCHEDLAB_RESULTS/bpftrace.out" >&2; bpf_stop; return 1; }
-	sleep 1	# attached after the message
+	cat "$err" >&2
+	bpf_stop
+	return 1
 }
 bpf_stop() {
 	kill -TERM "$bpf_pid" 2>/dev/null || true
-	for _ in $(seq 120); do kill -0 "$bpf_pid" 2>/dev/null || break; sleep 0.5; done
+	# the wrapper's own grace is 60 s
+	for _ in $(seq 180); do kill -0 "$bpf_pid" 2>/dev/null || break; sleep 0.5; done
 	kill -KILL "$bpf_pid" 2>/dev/null || true
 	wait "$bpf_pid" 2>/dev/null || true
 }
@@ -134,7 +141,7 @@ if [ "$part" = mutex ]; then
 		print_row "$SCHEDLAB_RESULTS/mutex-blocked_on.json"
 		bpf_bench 8 mutex_rate "lock/unlock cycles per sec" >"$SCHEDLAB_RESULTS/mutex-bpftrace.json"
 		print_row "$SCHEDLAB_RESULTS/mutex-bpftrace.json"
-		echo "# bpftrace: $BPF_OBSERVER (8 rounds off, 8 observed, 8 off)"
+		echo "# bpftrace: $BPF_OBSERVER, the independent observer (8 rounds off, 8 observed, 8 off)"
 	} >"$out" 2>&1
 	rmmod schedlab_testdrv
 	rmmod schedlab
