@@ -18,7 +18,8 @@ HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 HOSTBIN := build/host
 TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
 	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench \
-	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check $(HOSTBIN)/rename_loop
+	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check $(HOSTBIN)/rename_loop \
+	$(HOSTBIN)/dlparams_vma
 
 all: module tools
 
@@ -54,6 +55,10 @@ $(HOSTBIN)/pelt: tools/pelt/pelt.c module/pelt_core.c module/pelt_core.h
 $(HOSTBIN)/dlparams_check: tests/guest/dlparams_check.c tools/lib/dl_util.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ tests/guest/dlparams_check.c tools/lib/dlparams.c -lpthread
+
+$(HOSTBIN)/dlparams_vma: tests/guest/dlparams_vma.c tools/lib/dl_util.h tools/lib/dlparams.h tests/lib/tap.h include/uapi/linux/schedlab_dlparams.h
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $< -lpthread
 
 $(HOSTBIN)/dl_%: tools/examples/dl_%.c tools/lib/dl_util.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)

@@ -51,13 +51,17 @@
  * Userspace then needs only clock_gettime() (vDSO) to compute the leftover
  * runtime at any instant. Pages are found from the probe through an RCU
  * hash keyed by task; the probe does nothing unless a deadline task with a
- * page is involved.
+ * page is involved. A page that will no longer be refreshed says so
+ * (DLPARAMS_F_NOT_UPDATED): its thread was seen leaving SCHED_DEADLINE at a
+ * switch, or the feature was disabled. Lifetimes and writers: see
+ * "mapped pages" below.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": dlparams: " fmt
 
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
+#include <linux/refcount.h>
 #include <linux/hashtable.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -92,7 +96,7 @@ struct dl_snapshot {
 
 /* statistics, shown in debugfs; per CPU so that readers share no line */
 struct dl_stats {
-	u64 reads, ioctls, publishes, retries, stale;
+	u64 reads, ioctls, publishes, marks, retries, stale;
 };
 static DEFINE_PER_CPU(struct dl_stats, dl_stats);
 static atomic_t nr_pages;
@@ -386,16 +390,40 @@ static long dlparams_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 
 /* --- mapped pages -------------------------------------------------------- */
 
+/*
+ * One entry per thread that mapped a page. Lifetime: the entry is shared by
+ * every VMA that maps its page. mmap() creates it with one reference; any
+ * VMA operation that duplicates or moves the mapping (fork after
+ * MADV_DOFORK, mremap, a split) runs .open on the new VMA, which takes a
+ * reference, and every VMA's .close drops one. The last .close unhashes the
+ * entry and frees it after a grace period (the probe looks entries up under
+ * RCU). The entry holds a reference on its task; the page itself is also
+ * referenced by every PTE that maps it, so it outlives the entry as long as
+ * a mapping needs it.
+ *
+ * Writers of a page. Once hashed, a page is written only by the
+ * sched_switch probe, under the rq lock of the CPU its thread is switching
+ * on: a thread is switched in or out on one CPU at a time, so there is one
+ * writer at a time. mmap() publishes the first values before hashing the
+ * entry, and disable marks pages after the probe is unregistered and
+ * synchronised: neither runs beside the probe on the same page.
+ */
 struct dl_page {
 	struct hlist_node node;
 	struct task_struct *task;	/* holds a reference */
 	struct dlparams_page *pg;
+	refcount_t vmas;		/* VMAs that map pg */
+	bool says_deadline;		/* last published as a deadline thread */
 	struct rcu_head rcu;
 };
 
 #define DL_PAGE_HASH_BITS 6
 static DEFINE_HASHTABLE(dl_pages, DL_PAGE_HASH_BITS);
+/* hash writers, dl_updating */
 static DEFINE_SPINLOCK(dl_pages_lock);
+/* the probe is registered: pages are kept up to date */
+static bool dl_updating;
+static atomic_t nr_mappings;
 
 static struct dl_page *find_page(struct task_struct *p)
 {
@@ -407,10 +435,26 @@ static struct dl_page *find_page(struct task_struct *p)
 	return NULL;
 }
 
+/* Begin and end one update of @pg (the page's sequence counter). */
+static void page_write_begin(struct dlparams_page *pg)
+{
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+	/* odd seq visible before the fields change (reader: smp_rmb) */
+	smp_wmb();
+}
+
+static void page_write_end(struct dlparams_page *pg)
+{
+	pg->updates++;
+	/* fields visible before seq becomes even again */
+	smp_wmb();
+	WRITE_ONCE(pg->seq, pg->seq + 1);
+}
+
 /*
- * Publish @p's values into its page. Called from the sched_switch probe
- * with @p's rq locked (SNAP_RQ_LOCKED: no retry), and from mmap() for a
- * first value (SNAP_REMOTE).
+ * Publish @p's values into its page: from the sched_switch probe with @p's
+ * rq locked (SNAP_RQ_LOCKED: no retry), and from mmap() before the entry
+ * is hashed (SNAP_REMOTE).
  */
 static void publish(struct dl_page *e, struct task_struct *p, bool running,
 		    enum snap_ctx ctx)
@@ -422,9 +466,7 @@ static void publish(struct dl_page *e, struct task_struct *p, bool running,
 	snapshot(p, &s, ctx);
 	s.running = running;
 	fill(p, task_pid_vnr(p), &s, &v);
-	WRITE_ONCE(pg->seq, pg->seq + 1);
-	/* odd seq visible before the fields change (reader: smp_rmb) */
-	smp_wmb();
+	page_write_begin(pg);
 	pg->version = DLPARAMS_PAGE_VERSION;
 	pg->flags = v.flags;
 	pg->cpu = v.cpu;
@@ -435,30 +477,51 @@ static void publish(struct dl_page *e, struct task_struct *p, bool running,
 	pg->dl_deadline_ns = v.dl_deadline_ns;
 	pg->dl_period_ns = v.dl_period_ns;
 	pg->tid = v.tid;
-	pg->updates++;
-	/* fields visible before seq becomes even again */
-	smp_wmb();
-	WRITE_ONCE(pg->seq, pg->seq + 1);
+	page_write_end(pg);
+	e->says_deadline = true;
 	this_cpu_inc(dl_stats.publishes);
 }
 
+/*
+ * The page will not be refreshed (its thread left SCHED_DEADLINE, or the
+ * feature is off): say so, and stop the runtime from running down in
+ * userspace's arithmetic. The last values stay.
+ */
+static void mark_not_updated(struct dl_page *e)
+{
+	struct dlparams_page *pg = e->pg;
+
+	page_write_begin(pg);
+	pg->flags = (pg->flags & ~DLPARAMS_F_RUNNING) | DLPARAMS_F_NOT_UPDATED;
+	page_write_end(pg);
+	e->says_deadline = false;
+	this_cpu_inc(dl_stats.marks);
+}
+
+/* @p switches in (@running) or out; rq locked */
+static void switch_update(struct task_struct *p, bool running)
+{
+	struct dl_page *e = find_page(p);
+
+	if (!e)
+		return;
+	if (is_deadline(p))
+		publish(e, p, running, SNAP_RQ_LOCKED);
+	else if (e->says_deadline)
+		mark_not_updated(e);
+}
+
+/*
+ * Cost while pages exist: two hash-bucket looks per switch (an empty
+ * bucket is one load); a page is written only for its own thread.
+ */
 static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			       struct task_struct *next, unsigned int prev_state)
 {
-	struct dl_page *e;
-
 	if (!atomic_read(&nr_pages))
 		return;
-	if (is_deadline(prev)) {
-		e = find_page(prev);
-		if (e)
-			publish(e, prev, false, SNAP_RQ_LOCKED);
-	}
-	if (is_deadline(next)) {
-		e = find_page(next);
-		if (e)
-			publish(e, next, true, SNAP_RQ_LOCKED);
-	}
+	switch_update(prev, false);
+	switch_update(next, true);
 }
 
 static void free_page_rcu(struct rcu_head *rcu)
@@ -470,10 +533,22 @@ static void free_page_rcu(struct rcu_head *rcu)
 	kfree(e);
 }
 
+/* a VMA that maps @e's page was made from another (fork, mremap, split) */
+static void dlparams_vm_open(struct vm_area_struct *vma)
+{
+	struct dl_page *e = vma->vm_private_data;
+
+	refcount_inc(&e->vmas);
+	atomic_inc(&nr_mappings);
+}
+
 static void dlparams_vm_close(struct vm_area_struct *vma)
 {
 	struct dl_page *e = vma->vm_private_data;
 
+	atomic_dec(&nr_mappings);
+	if (!refcount_dec_and_test(&e->vmas))
+		return;
 	spin_lock(&dl_pages_lock);
 	hash_del_rcu(&e->node);
 	atomic_dec(&nr_pages);
@@ -481,8 +556,29 @@ static void dlparams_vm_close(struct vm_area_struct *vma)
 	call_rcu(&e->rcu, free_page_rcu);
 }
 
+/*
+ * The PTE was zapped (MADV_DONTNEED, or a copy at fork that took no PTEs):
+ * map the same page again. VM_MIXEDMAP is set by the first insertion, so
+ * vm_insert_page() needs no write lock on the mm here.
+ */
+static vm_fault_t dlparams_vm_fault(struct vm_fault *vmf)
+{
+	struct dl_page *e = vmf->vma->vm_private_data;
+	int ret;
+
+	ret = vm_insert_page(vmf->vma, vmf->vma->vm_start, virt_to_page(e->pg));
+	if (ret == -ENOMEM)
+		return VM_FAULT_OOM;
+	/* -EBUSY: a concurrent fault mapped it first */
+	if (ret && ret != -EBUSY)
+		return VM_FAULT_SIGBUS;
+	return VM_FAULT_NOPAGE;
+}
+
 static const struct vm_operations_struct dlparams_vm_ops = {
+	.open = dlparams_vm_open,
 	.close = dlparams_vm_close,
+	.fault = dlparams_vm_fault,
 };
 
 static int dlparams_mmap(struct file *file, struct vm_area_struct *vma)
@@ -518,15 +614,21 @@ static int dlparams_mmap(struct file *file, struct vm_area_struct *vma)
 		return ret;
 	}
 	e->task = get_task_struct(current);
+	refcount_set(&e->vmas, 1);
 	vma->vm_private_data = e;
 	vma->vm_ops = &dlparams_vm_ops;
+	atomic_inc(&nr_mappings);
 
+	/* first values, before the probe can find the page (one writer) */
+	if (is_deadline(current))
+		publish(e, current, true, SNAP_REMOTE);
 	spin_lock(&dl_pages_lock);
+	/* disabled (an fd opened before): nothing will refresh the page */
+	if (!dl_updating)
+		mark_not_updated(e);
 	hash_add_rcu(dl_pages, &e->node, (unsigned long)current);
 	atomic_inc(&nr_pages);
 	spin_unlock(&dl_pages_lock);
-	if (is_deadline(current))
-		publish(e, current, true, SNAP_REMOTE);
 	return 0;
 }
 
@@ -588,26 +690,44 @@ static int dlparams_enable(struct sl_feature *f)
 	if (ret) {
 		sl_tracepoint_unregister("sched_switch", probe_sched_switch, NULL);
 		tracepoint_synchronize_unregister();
+		return ret;
 	}
-	return ret;
+	spin_lock(&dl_pages_lock);
+	dl_updating = true;
+	spin_unlock(&dl_pages_lock);
+	return 0;
 }
 
 static void dlparams_disable(struct sl_feature *f)
 {
+	struct dl_page *e;
+	int bkt;
+
 	misc_deregister(&dlparams_dev);
 	sl_tracepoint_unregister("sched_switch", probe_sched_switch, NULL);
 	tracepoint_synchronize_unregister();
+	/*
+	 * Pages stay mapped (their VMAs hold the module) but go stale: say
+	 * so. The probe is gone, so this is each page's only writer.
+	 */
+	spin_lock(&dl_pages_lock);
+	dl_updating = false;
+	hash_for_each(dl_pages, bkt, e, node)
+		if (e->says_deadline)
+			mark_not_updated(e);
+	spin_unlock(&dl_pages_lock);
 }
 
 static int stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "reads %llu\nioctls %llu\npublishes %llu\nretries %llu\nstale %llu\npages %d\nptrace_may_access %s\nrq_lock_checked %s\n",
+	seq_printf(m, "reads %llu\nioctls %llu\npublishes %llu\nmarks %llu\nretries %llu\nstale %llu\npages %d\nmappings %d\nptrace_may_access %s\nrq_lock_checked %s\n",
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, reads)),
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, ioctls)),
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, publishes)),
+		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, marks)),
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, retries)),
 		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, stale)),
-		   atomic_read(&nr_pages), may_access ? "kallsyms" : "CAP_SYS_PTRACE only",
+		   atomic_read(&nr_pages), atomic_read(&nr_mappings), may_access ? "kallsyms" : "CAP_SYS_PTRACE only",
 		   SL_HAS_rq____lock ? "yes" : "no (rq.__lock not in the layout)");
 	return 0;
 }

@@ -48,6 +48,15 @@
 						 * of the last accounting, at most a tick
 						 * old (read(), ioctl(), and a page's
 						 * first values, published by mmap()) */
+#define DLPARAMS_F_NOT_UPDATED	(1U << 4)	/* page only: the kernel no longer
+						 * refreshes this page: its thread left
+						 * SCHED_DEADLINE (set at the thread's next
+						 * context switch) or the feature was
+						 * disabled. The other fields keep their
+						 * last values, DLPARAMS_F_RUNNING cleared.
+						 * Cleared when the kernel publishes again
+						 * (the thread is SCHED_DEADLINE and the
+						 * feature enabled). */
 
 struct dlparams {
 	__u32 size;		/* in: caller's sizeof; out: bytes written */
@@ -79,6 +88,13 @@ struct dlparams {
  *	deadline     = deadline_ns
  * version == 0 means the kernel has not published values yet (the thread is
  * not SCHED_DEADLINE, or has not been scheduled since mmap()).
+ *
+ * The mapping is one page, read-only, not inherited by fork() unless the
+ * caller asks (MADV_DOFORK, where the kernel allows it: the child then sees
+ * the parent thread's page). It may be moved with mremap() and survives
+ * MADV_DONTNEED (the same page is mapped again at the next access). One
+ * page per thread: a second mmap() by the same thread fails with EBUSY
+ * while any mapping of its page exists, in any process.
  */
 struct dlparams_page {
 	__u32 seq;

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlparams_vma: the mapped page of /dev/dlparams under every VMA operation
+ * a user can apply to it.
+ *
+ *   dlparams_vma [-u UID] roads ROUNDS
+ *	Each round takes every road that duplicates, moves, splits or zaps the
+ *	mapping: fork after MADV_DOFORK (child exits first, or unmaps first),
+ *	mremap to a new address, MADV_DONTNEED then a read, mprotect, a second
+ *	mmap by the same thread, growth and MREMAP_DONTUNMAP (refused). -u
+ *	drops to that uid/gid first (an unprivileged user can do all of it).
+ *	Before the page's lifetime was reference-counted, the fork and mremap
+ *	roads freed the entry twice: a panic from an RCU callback.
+ *
+ *   dlparams_vma deadline SYSFS_ENABLED
+ *	As root: a SCHED_DEADLINE thread's page through those roads keeps
+ *	being refreshed and describes that thread; leaving SCHED_DEADLINE,
+ *	and disabling the feature (SYSFS_ENABLED is its enabled file), mark it
+ *	DLPARAMS_F_NOT_UPDATED with DLPARAMS_F_RUNNING cleared; coming back
+ *	clears the mark.
+ *
+ * The shell test checks dlparams/stats afterwards: no page or mapping left.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../tools/lib/dlparams.h"
+#include "../../tools/lib/dl_util.h"
+#include "../lib/tap.h"
+
+#define PG 4096
+
+static sigjmp_buf bus_jmp;
+static volatile sig_atomic_t in_probe;
+
+static void on_fault(int sig)
+{
+	if (in_probe)
+		siglongjmp(bus_jmp, sig);
+	_exit(128 + sig);
+}
+
+/* Read the page's seq at @p; 0 and *@sig set if the access faulted. */
+static unsigned int touch(const void *p, int *sig)
+{
+	unsigned int v = 0;
+	int s;
+
+	*sig = 0;
+	s = sigsetjmp(bus_jmp, 1);
+	if (s) {
+		in_probe = 0;
+		*sig = s;
+		return 0;
+	}
+	in_probe = 1;
+	v = ((const volatile struct dlparams_page *)p)->seq;
+	in_probe = 0;
+	return v;
+}
+
+static void *map_page(int fd)
+{
+	return mmap(NULL, PG, PROT_READ, MAP_SHARED, fd, 0);
+}
+
+/* A free address to move to: reserve a page, then release it. */
+static void *free_address(void)
+{
+	void *p = mmap(NULL, PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	munmap(p, PG);
+	return p;
+}
+
+struct road_counts {
+	long rounds, dofork_ok, dofork_refused, forks, moves, zaps, protects,
+	     busy, grow_refused, dontunmap_refused, faults, unexpected;
+	int dofork_errno;
+};
+
+static void unexpected(struct road_counts *c, const char *what, int err)
+{
+	if (c->unexpected++ < 5)
+		tap_diag("unexpected: %s: %s", what, strerror(err));
+}
+
+/* fork with the mapping inherited; the child exits first or unmaps first */
+static void road_fork(struct road_counts *c, int fd, int child_unmaps)
+{
+	void *p = map_page(fd);
+	pid_t pid;
+	int st, sig, inherited;
+
+	if (p == MAP_FAILED) {
+		unexpected(c, "mmap", errno);
+		return;
+	}
+	inherited = madvise(p, PG, MADV_DOFORK) == 0;
+	if (inherited) {
+		c->dofork_ok++;
+	} else {
+		c->dofork_refused++;
+		c->dofork_errno = errno;
+	}
+	pid = fork();
+	if (pid == 0) {
+		/* not inherited (VM_DONTCOPY): the address is unmapped here */
+		touch(p, &sig);
+		if (!inherited)
+			_exit(sig == SIGSEGV ? 0 : 12);
+		if (sig)
+			_exit(10);
+		if (child_unmaps && munmap(p, PG))
+			_exit(11);
+		_exit(0);
+	}
+	if (pid < 0) {
+		unexpected(c, "fork", errno);
+	} else {
+		waitpid(pid, &st, 0);
+		if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+			if (c->unexpected < 5)
+				tap_diag("child status 0x%x", st);
+			unexpected(c, "child", EIO);
+		}
+		c->forks++;
+	}
+	touch(p, &sig);
+	if (sig)
+		c->faults++;
+	if (munmap(p, PG))
+		unexpected(c, "munmap", errno);
+}
+
+static void road_mremap(struct road_counts *c, int fd)
+{
+	void *p = map_page(fd), *to = free_address(), *q;
+	int sig;
+
+	if (p == MAP_FAILED || !to) {
+		unexpected(c, "mmap", errno);
+		return;
+	}
+	q = mremap(p, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	if (q == MAP_FAILED) {
+		unexpected(c, "mremap move", errno);
+		munmap(p, PG);
+		return;
+	}
+	c->moves += q == to;
+	touch(q, &sig);
+	if (sig)
+		c->faults++;
+	/* grow: refused (VM_DONTEXPAND) */
+	if (mremap(q, PG, 2 * PG, MREMAP_MAYMOVE) == MAP_FAILED)
+		c->grow_refused++;
+	else
+		unexpected(c, "mremap grow accepted", 0);
+#ifdef MREMAP_DONTUNMAP
+	{
+		void *r = mremap(q, PG, PG, MREMAP_MAYMOVE | MREMAP_DONTUNMAP);
+
+		if (r == MAP_FAILED)
+			c->dontunmap_refused++;
+		else
+			munmap(r, PG);	/* a kernel that allows it: a copy */
+	}
+#endif
+	if (munmap(q, PG))
+		unexpected(c, "munmap", errno);
+}
+
+static void road_zap_protect(struct road_counts *c, int fd)
+{
+	void *p = map_page(fd), *p2;
+	int sig;
+
+	if (p == MAP_FAILED) {
+		unexpected(c, "mmap", errno);
+		return;
+	}
+	if (madvise(p, PG, MADV_DONTNEED))
+		unexpected(c, "MADV_DONTNEED", errno);
+	else
+		c->zaps++;
+	touch(p, &sig);
+	if (sig)
+		c->faults++;
+	if (mprotect(p, PG, PROT_WRITE) == 0)
+		unexpected(c, "mprotect PROT_WRITE accepted", 0);
+	if (mprotect(p, PG, PROT_NONE) || mprotect(p, PG, PROT_READ))
+		unexpected(c, "mprotect", errno);
+	else
+		c->protects++;
+	touch(p, &sig);
+	if (sig)
+		c->faults++;
+	/* one page per thread */
+	p2 = map_page(fd);
+	if (p2 == MAP_FAILED && errno == EBUSY)
+		c->busy++;
+	else if (p2 != MAP_FAILED)
+		munmap(p2, PG);
+	if (munmap(p, PG))
+		unexpected(c, "munmap", errno);
+}
+
+static int roads(int rounds)
+{
+	struct road_counts c = { 0 };
+	struct sigaction sa = { .sa_handler = on_fault };
+	int fd, i;
+
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	fd = open(DLPARAMS_DEVICE, O_RDONLY | O_CLOEXEC);
+	tap(fd >= 0, "open %s as uid %d", DLPARAMS_DEVICE, (int)getuid());
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < rounds; i++) {
+		road_fork(&c, fd, 0);
+		road_fork(&c, fd, 1);
+		road_mremap(&c, fd);
+		road_zap_protect(&c, fd);
+		c.rounds++;
+	}
+	close(fd);
+	tap_diag("rounds %ld: MADV_DOFORK accepted %ld, refused %ld (%s); forks %ld, moves %ld, zaps %ld, mprotect cycles %ld",
+		 c.rounds, c.dofork_ok, c.dofork_refused,
+		 c.dofork_refused ? strerror(c.dofork_errno) : "-",
+		 c.forks, c.moves, c.zaps, c.protects);
+	tap(c.unexpected == 0, "every road behaved as documented (%ld unexpected results)", c.unexpected);
+	tap(c.faults == 0, "the page stayed readable after every operation (%ld faults)", c.faults);
+	tap(c.forks == 2L * rounds, "%ld forks with the mapping", c.forks);
+	tap(c.moves == rounds, "%ld of %d mremap moves landed at the requested address", c.moves, rounds);
+	tap(c.dofork_ok + c.dofork_refused == 2L * rounds &&
+	    (c.dofork_refused == 0 || c.dofork_ok == 0),
+	    "MADV_DOFORK answered the same way every time");
+	tap(c.zaps == rounds && c.protects == rounds, "MADV_DONTNEED and mprotect cycles done");
+	tap(c.grow_refused == rounds, "growing the mapping refused (%ld)", c.grow_refused);
+	tap(c.busy == rounds, "a second mmap by the same thread: EBUSY (%ld)", c.busy);
+	return 0;
+}
+
+/* --- a deadline thread's page --------------------------------------------- */
+
+struct snap {
+	struct dlparams_page v;
+};
+
+static void read_page(const void *p, struct dlparams_page *out)
+{
+	const volatile struct dlparams_page *pg = p;
+	unsigned int s;
+
+	do {
+		s = pg->seq;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		memcpy(out, (const void *)pg, sizeof(*out));
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while ((s & 1) || s != pg->seq);
+}
+
+/* sleep a few times: each sleep switches the thread out and in */
+static void switches(void)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		usleep(2000);
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/*
+ * SCHED_DEADLINE with SCHED_FLAG_RESET_ON_FORK: a deadline task may not
+ * fork or create threads otherwise (EAGAIN); its children start as
+ * SCHED_OTHER.
+ */
+static int become_deadline(void)
+{
+	struct dl_sched_attr a = {
+		.size = sizeof(a), .sched_policy = SCHED_DEADLINE,
+		.sched_flags = 1,	/* SCHED_FLAG_RESET_ON_FORK */
+		.sched_runtime = 2000000, .sched_deadline = 10000000,
+		.sched_period = 10000000,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &a, 0) ? -errno : 0;
+}
+
+static int leave_deadline(void)
+{
+	struct sched_param sp = { 0 };
+
+	return sched_setscheduler(0, SCHED_OTHER, &sp) ? -errno : 0;
+}
+
+struct mapper {
+	int fd, ret;
+	struct dlparams_page v;
+};
+
+/* a thread that is not SCHED_DEADLINE maps a page while the feature is off */
+static void *map_while_off(void *arg)
+{
+	struct mapper *m = arg;
+	void *p = map_page(m->fd);
+
+	if (p == MAP_FAILED) {
+		m->ret = -errno;
+		return NULL;
+	}
+	read_page(p, &m->v);
+	munmap(p, PG);
+	m->ret = 0;
+	return NULL;
+}
+
+static int deadline(const char *enabled)
+{
+	struct dlparams_page a, b;
+	struct mapper m = { 0 };
+	pthread_t th;
+	unsigned int tid = gettid();
+	void *p, *q, *to;
+	int fd, ret, pfd[2], qfd[2];
+	pid_t pid;
+
+	ret = become_deadline();
+	tap(ret == 0, "SCHED_DEADLINE 2/10 ms (%s)", ret ? strerror(-ret) : "ok");
+	if (ret)
+		return 1;
+	fd = open(DLPARAMS_DEVICE, O_RDONLY | O_CLOEXEC);
+	p = fd < 0 ? MAP_FAILED : map_page(fd);
+	tap(p != MAP_FAILED, "page mapped");
+	if (p == MAP_FAILED)
+		return 1;
+	switches();
+	read_page(p, &a);
+	tap(a.version == DLPARAMS_PAGE_VERSION && a.tid == tid &&
+	    !(a.flags & DLPARAMS_F_NOT_UPDATED) && a.dl_runtime_ns == 2000000,
+	    "published for this thread (tid %u, updates %u, flags 0x%x)", a.tid, a.updates, a.flags);
+
+	/* moved: the same page, still refreshed */
+	to = free_address();
+	q = mremap(p, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	tap(q == to, "mremap moved the page");
+	if (q != MAP_FAILED)
+		p = q;
+	switches();
+	read_page(p, &b);
+	tap(b.tid == tid && b.updates > a.updates,
+	    "after the move: refreshed (updates %u -> %u)", a.updates, b.updates);
+
+	/* zapped: mapped again at the next access, the same page */
+	madvise(p, PG, MADV_DONTNEED);
+	read_page(p, &a);
+	tap(a.tid == tid && a.updates >= b.updates,
+	    "after MADV_DONTNEED: the same page (updates %u -> %u)", b.updates, a.updates);
+
+	/* inherited (where the kernel allows it): the child sees the parent thread's page */
+	if (madvise(p, PG, MADV_DOFORK)) {
+		tap_diag("MADV_DOFORK refused here (%s): no inherited page to check", strerror(errno));
+	} else if (pipe(pfd) == 0 && pipe(qfd) == 0) {
+		char ch = 0;
+
+		pid = fork();
+		if (pid == 0) {
+			struct dlparams_page c0, c1;
+
+			read_page(p, &c0);
+			if (write(qfd[1], &ch, 1) != 1 || read(pfd[0], &ch, 1) != 1)
+				_exit(3);
+			read_page(p, &c1);
+			_exit(c0.tid == tid && c1.tid == tid && c1.updates > c0.updates ? 0 : 4);
+		}
+		if (read(qfd[0], &ch, 1) == 1) {
+			switches();
+			ret = write(pfd[1], &ch, 1);
+		}
+		waitpid(pid, &ret, 0);
+		tap(WIFEXITED(ret) && WEXITSTATUS(ret) == 0,
+		    "a child inheriting the page sees the parent thread's updates (exit %d)",
+		    WIFEXITED(ret) ? WEXITSTATUS(ret) : -1);
+		close(pfd[0]); close(pfd[1]); close(qfd[0]); close(qfd[1]);
+	}
+
+	/* leaves SCHED_DEADLINE: marked at its next switch, running cleared */
+	ret = leave_deadline();
+	switches();
+	read_page(p, &a);
+	tap(ret == 0 && (a.flags & DLPARAMS_F_NOT_UPDATED) && !(a.flags & DLPARAMS_F_RUNNING) &&
+	    a.dl_runtime_ns == 2000000,
+	    "left SCHED_DEADLINE: NOT_UPDATED, not RUNNING, last values kept (flags 0x%x)", a.flags);
+	switches();
+	read_page(p, &b);
+	tap(b.updates == a.updates, "no further updates while not SCHED_DEADLINE (%u, %u)",
+	    a.updates, b.updates);
+	ret = become_deadline();
+	switches();
+	read_page(p, &a);
+	tap(ret == 0 && !(a.flags & DLPARAMS_F_NOT_UPDATED) && a.updates > b.updates,
+	    "back in SCHED_DEADLINE: refreshed again, mark cleared (flags 0x%x)", a.flags);
+
+	/* the feature disabled: every page marked at once */
+	ret = write_file(enabled, "0");
+	read_page(p, &a);
+	tap(ret == 0 && (a.flags & DLPARAMS_F_NOT_UPDATED) && !(a.flags & DLPARAMS_F_RUNNING),
+	    "feature disabled: the page says NOT_UPDATED at once (flags 0x%x)", a.flags);
+	switches();
+	read_page(p, &b);
+	tap(b.updates == a.updates, "no updates while disabled");
+	/* an fd opened before: a page mapped now is marked from the start */
+	m.fd = fd;
+	pthread_create(&th, NULL, map_while_off, &m);
+	pthread_join(th, NULL);
+	tap(m.ret == 0 && (m.v.flags & DLPARAMS_F_NOT_UPDATED),
+	    "mapped while disabled: NOT_UPDATED from the start (ret %d, flags 0x%x)", m.ret, m.v.flags);
+	ret = write_file(enabled, "1");
+	switches();
+	read_page(p, &a);
+	tap(ret == 0 && !(a.flags & DLPARAMS_F_NOT_UPDATED) && a.updates > b.updates,
+	    "re-enabled: refreshed again (flags 0x%x)", a.flags);
+	munmap(p, PG);
+	close(fd);
+	return 0;
+}
+
+static int drop_to(int uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int uid = -1, ret;
+
+	if (argc > 2 && !strcmp(argv[1], "-u")) {
+		uid = atoi(argv[2]);
+		argv += 2;
+		argc -= 2;
+	}
+	if (uid >= 0) {
+		ret = drop_to(uid);
+		tap(ret == 0, "dropped to uid %d", uid);
+		if (ret)
+			return 1;
+	}
+	if (argc == 3 && !strcmp(argv[1], "roads"))
+		ret = roads(atoi(argv[2]));
+	else if (argc == 3 && !strcmp(argv[1], "deadline"))
+		ret = deadline(argv[2]);
+	else {
+		fprintf(stderr, "usage: %s [-u UID] roads ROUNDS | deadline SYSFS_ENABLED\n", argv[0]);
+		return 2;
+	}
+	return ret || tap_failures ? 1 : 0;
+}
