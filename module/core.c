@@ -442,6 +442,15 @@ static int __init schedlab_init(void)
 	size_t i;
 	int ret;
 
+	/*
+	 * Every feature's lock first: the error path below disables every
+	 * feature, which takes each lock, whichever step failed.
+	 */
+	for (i = 0; i < ARRAY_SIZE(sl_features); i++) {
+		mutex_init(&sl_features[i]->lock);
+		sl_features[i]->enabled = false;
+	}
+
 	ret = sl_compat_init();
 	if (ret)
 		return ret;
@@ -461,8 +470,6 @@ static int __init schedlab_init(void)
 	for (i = 0; i < ARRAY_SIZE(sl_features); i++) {
 		struct sl_feature *f = sl_features[i];
 
-		mutex_init(&f->lock);
-		f->enabled = false;
 		sl_feature_check(f);
 		if (f->available && f->init) {
 			ret = f->init(f);
