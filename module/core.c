@@ -79,11 +79,13 @@ static int sl_parse_s64(const char *buf, size_t count, s64 *out)
 
 	if (count == 0 || count >= sizeof(tmp))
 		return -EINVAL;
+	/* an embedded NUL would end the number early: "1\0x" is not 1 */
+	if (memchr(buf, '\0', count))
+		return -EINVAL;
 	memcpy(tmp, buf, count);
 	tmp[count] = '\0';
-	if (tmp[count - 1] == '\n')
-		tmp[count - 1] = '\0';
-	if (!tmp[0] || isspace(tmp[0]))
+	/* kstrtos64() itself takes one trailing newline, and only one */
+	if (isspace(tmp[0]))
 		return -EINVAL;
 	return kstrtos64(tmp, 10, out) ? -EINVAL : 0;
 }

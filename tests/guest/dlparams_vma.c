@@ -19,6 +19,12 @@
  *	DLPARAMS_F_NOT_UPDATED with DLPARAMS_F_RUNNING cleared; coming back
  *	clears the mark.
  *
+ *   dlparams_vma access
+ *	As root: who may read whose values. A SCHED_DEADLINE thread that
+ *	dropped to uid 1001 reads its own values (read(), ioctl() by its TID,
+ *	the page); a process of uid 1000 asking for them by TID gets EPERM
+ *	(or EACCES) with its buffer untouched; root gets them.
+ *
  * The shell test checks dlparams/stats afterwards: no page or mapping left.
  */
 #define _GNU_SOURCE
@@ -33,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -260,6 +267,13 @@ static int roads(int rounds)
 	return 0;
 }
 
+static int drop_to(int uid)
+{
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		return -errno;
+	return 0;
+}
+
 /* --- a deadline thread's page --------------------------------------------- */
 
 struct snap {
@@ -455,10 +469,89 @@ static int deadline(const char *enabled)
 	return 0;
 }
 
-static int drop_to(int uid)
+
+/* --- who may read whose values -------------------------------------------- */
+
+static int ask_tid(int fd, pid_t tid, struct dlparams *p)
 {
-	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-		return -errno;
+	memset(p, 0xa5, sizeof(*p));
+	p->size = sizeof(*p);
+	p->tid = tid;
+	return ioctl(fd, DLPARAMS_IOC_GET_TID, p) ? -errno : 0;
+}
+
+/* the owner: SCHED_DEADLINE, then uid 1001; reports on @rep, waits on @go */
+static void owner(int rep, int go)
+{
+	struct dlparams a, b;
+	int fd, ok_read, ok_ioctl, ok_map;
+	pid_t tid = gettid();
+	char ch;
+	void *p;
+
+	if (become_deadline() || drop_to(1001))
+		_exit(3);
+	fd = open(DLPARAMS_DEVICE, O_RDONLY);
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	ok_read = fd >= 0 && read(fd, &a, sizeof(a)) == sizeof(a) && a.tid == (unsigned int)tid;
+	ok_ioctl = fd >= 0 && ask_tid(fd, tid, &b) == 0 && b.tid == (unsigned int)tid;
+	p = fd >= 0 ? map_page(fd) : MAP_FAILED;
+	switches();
+	ok_map = p != MAP_FAILED && ((const struct dlparams_page *)p)->tid == (unsigned int)tid;
+	ch = ok_read | ok_ioctl << 1 | ok_map << 2;
+	if (write(rep, &tid, sizeof(tid)) != sizeof(tid) || write(rep, &ch, 1) != 1)
+		_exit(4);
+	if (read(go, &ch, 1) < 0)
+		_exit(5);
+	_exit(0);
+}
+
+static int access_rules(void)
+{
+	int rep[2], go[2], st, fd, ret;
+	struct dlparams v;
+	pid_t pid, tid = 0, other;
+	char ch = 0;
+
+	if (pipe(rep) || pipe(go))
+		return 1;
+	pid = fork();
+	if (pid == 0)
+		owner(rep[1], go[0]);
+	if (read(rep[0], &tid, sizeof(tid)) != sizeof(tid) || read(rep[0], &ch, 1) != 1) {
+		tap(0, "the owner (SCHED_DEADLINE, uid 1001) started");
+		return 1;
+	}
+	tap(ch & 1, "uid 1001 reads its own values with read()");
+	tap(ch & 2, "uid 1001 reads its own values with ioctl() by its TID");
+	tap(ch & 4, "uid 1001's page describes itself");
+	/* another user, another process */
+	other = fork();
+	if (other == 0) {
+		struct dlparams p;
+		int e;
+
+		if (drop_to(1000))
+			_exit(3);
+		fd = open(DLPARAMS_DEVICE, O_RDONLY);
+		e = fd < 0 ? -1 : ask_tid(fd, tid, &p);
+		/* nothing written: the fill pattern past size and tid */
+		_exit((e == -EPERM || e == -EACCES) && p.cpu == (int)0xa5a5a5a5 ? 0 : 2);
+	}
+	waitpid(other, &st, 0);
+	tap(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	    "uid 1000 asking for uid 1001's thread: EPERM/EACCES, buffer untouched (status %d)",
+	    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	fd = open(DLPARAMS_DEVICE, O_RDONLY);
+	ret = fd < 0 ? -errno : ask_tid(fd, tid, &v);
+	tap(ret == 0 && v.tid == (unsigned int)tid && v.dl_runtime_ns == 2000000,
+	    "root reads uid 1001's thread (%s)", ret ? strerror(-ret) : "ok");
+	if (fd >= 0)
+		close(fd);
+	if (write(go[1], &ch, 1) != 1)
+		return 1;
+	waitpid(pid, &st, 0);
 	return 0;
 }
 
@@ -481,8 +574,10 @@ int main(int argc, char **argv)
 		ret = roads(atoi(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "deadline"))
 		ret = deadline(argv[2]);
+	else if (argc == 2 && !strcmp(argv[1], "access"))
+		ret = access_rules();
 	else {
-		fprintf(stderr, "usage: %s [-u UID] roads ROUNDS | deadline SYSFS_ENABLED\n", argv[0]);
+		fprintf(stderr, "usage: %s [-u UID] roads ROUNDS | deadline SYSFS_ENABLED | access\n", argv[0]);
 		return 2;
 	}
 	return ret || tap_failures ? 1 : 0;

@@ -2,7 +2,8 @@
 # as an unprivileged user, the fork (MADV_DOFORK), mremap, MADV_DONTNEED
 # and mprotect roads, 200 rounds each, leave the kernel and the counters
 # intact; as root, a SCHED_DEADLINE thread's page keeps describing it
-# through them and says when it is no longer refreshed.
+# through them and says when it is no longer refreshed; who may read whose
+# values (own thread yes, another user's no, root yes).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +22,10 @@ diag "--- a deadline thread's page"
 out=$("$HOSTBIN/dlparams_vma" deadline $SYS/dlparams/enabled 2>&1); rc=$?
 tap_lines <<<"$out"
 is "$rc" 0 "dlparams_vma deadline: exit status"
+diag "--- who may read whose values"
+out=$("$HOSTBIN/dlparams_vma" access 2>&1); rc=$?
+tap_lines <<<"$out"
+is "$rc" 0 "dlparams_vma access: exit status"
 sed 's/^/# /' "$DBG/dlparams/stats"
 ok '[ "$(stat_of marks)" -ge 3 ]' "pages marked not updated ($(stat_of marks))"
 is "$(stat_of pages)/$(stat_of mappings)" 0/0 "no page or mapping left (pages/mappings)"
