@@ -23,12 +23,16 @@ create() {
 	local major=$1 suite dir
 	if command -v "gcc-$major" >/dev/null 2>&1; then echo host; return 0; fi
 	suite=$(suite_for_gcc "$major")
-	dir=$SCHEDLAB_CACHE/buildroot-$suite-gcc$major
+	# what module and kernel builds run (python3: libbpf's generated
+	# headers; openssl: the kernel's certificate tools); the directory is
+	# named by the list, so a changed list makes a new root beside the old
+	local pkgs="gcc-$major,gcc,make,libc6-dev,libelf-dev,bc,bison,flex,pahole,kmod,binutils,xz-utils,zstd,python3-minimal,libssl-dev,openssl,cpio,perl"
+	dir=$SCHEDLAB_CACHE/buildroot-$suite-gcc$major-$(echo "$pkgs" | sha256sum | cut -c1-8)
 	if [ -f "$dir/.schedlab-ready" ]; then echo "$dir"; return 0; fi
 	log "creating $suite build root with gcc-$major in $dir"
 	rm -rf "$dir"
 	debootstrap --variant=minbase \
-		--include="gcc-$major,gcc,make,libc6-dev,libelf-dev,bc,bison,flex,pahole,kmod,binutils,xz-utils,zstd" \
+		--include="$pkgs" \
 		"$suite" "$dir" http://deb.debian.org/debian >"$SCHEDLAB_CACHE/debootstrap-$suite.log" 2>&1 ||
 		die "debootstrap $suite failed, see $SCHEDLAB_CACHE/debootstrap-$suite.log"
 	touch "$dir/.schedlab-ready"
@@ -51,6 +55,10 @@ run_in() {
 
 case "${1:-}" in
 run)	shift; run_in "$@" ;;
-[0-9]*)	create "$1" ;;
+[0-9]*)	# one creator at a time (module and kernel builds may start together)
+	mkdir -p "$SCHEDLAB_CACHE"
+	exec 9>"$SCHEDLAB_CACHE/.buildroot.lock"
+	flock 9
+	create "$1" ;;
 *)	echo "usage: $0 CC_MAJOR | run DIR CMD..." >&2; exit 2 ;;
 esac

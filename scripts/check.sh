@@ -3,9 +3,10 @@
 #
 #  1. host: set-up (apt), host tools, host unit tests (TAP);
 #  2. DKMS: dkms add/build of this tree against an installed headers package;
-#  3. per kernel series (default: 6.1 6.12 7): resolve and fetch the newest
-#     stock Debian kernel, build the module with its compiler, boot it in
-#     QEMU and run tests/guest/ inside it.
+#  3. per kernel series (default: $SCHEDLAB_SERIES_ALL): resolve and fetch
+#     the newest stock Debian kernel (or build the lab kernels), build the
+#     module with its compiler, boot it in QEMU and run tests/guest/ inside
+#     it; two guests at a time (SCHEDLAB_GUEST_JOBS).
 # Prints every TAP stream, a summary per section, and last the line
 # "N passed, M failed" (skips are counted apart, never as passed).
 set -uo pipefail
@@ -49,28 +50,67 @@ for t in tests/host/test_*.sh; do
 	count "$out/$name.tap" "host: $name"
 done
 
-for s in "${series[@]}"; do
-	read -r kver pkgver < <(bash scripts/kernels.sh resolve "$s") || { fail "kernel $s" "cannot resolve"; continue; }
-	name="guest: linux-image-$kver $pkgver"
-	echo "=== $name"
-	if ! bdir=$(bash scripts/build-module.sh "$s"); then
-		fail "$name" "module build failed"; continue
+# The guest suites, two at a time (each guest is one TCG thread: one host
+# core). Each writes to its own directory; the results are printed in
+# order once all have finished.
+#   stock kernels: tests/guest/t*.sh
+#   lab-debug:     the reliability suite (r*.sh, t51, t52 with 10,000
+#                  operations per interface), under KASAN, lockdep, UBSAN,
+#                  kmemleak
+tests_for() {
+	case "$1" in
+	lab-debug) echo "r*.sh t51_*.sh t52_*.sh" ;;
+	*) echo "t*.sh" ;;
+	esac
+}
+guest_job() {	# guest_job SERIES DIR: build, boot, test; DIR/{name,rc,build.log}
+	local s=$1 res=$2 kver pkgver bdir info rc
+	mkdir -p "$res"
+	if ! read -r kver pkgver < <(bash scripts/kernels.sh resolve "$s" 2>"$res/build.log"); then
+		echo "kernel $s" >"$res/name"; echo resolve >"$res/rc"; return
 	fi
-	info=$(bash scripts/kernels.sh fetch "$s")
-	# shellcheck source=/dev/null
-	. "$info/info"
-	SCHEDLAB_KO_DIR=$bdir
-	res=$out/guest-$s
-	SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-1500} \
-	bash scripts/vm-run.sh "$s" "$res" tests/guest/run.sh "$KDIR/.config"
+	echo "guest: linux-image-$kver $pkgver" >"$res/name"
+	if ! bdir=$(bash scripts/build-module.sh "$s" 2>>"$res/build.log"); then
+		echo build >"$res/rc"; return
+	fi
+	info=$(bash scripts/kernels.sh fetch "$s" 2>>"$res/build.log")
+	(
+		# shellcheck source=/dev/null
+		. "$info/info"
+		if [ "$s" = lab-debug ]; then export SL_FUZZ_OPS=${SL_FUZZ_OPS:-10000}; fi
+		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 2700 || echo 1500)} \
+		bash scripts/vm-run.sh "$s" "$res/vm" tests/guest/run.sh "$KDIR/.config" "$(tests_for "$s")" \
+			>"$res/vm.log" 2>&1
+	)
 	rc=$?
-	[ -f "$res/tap.txt" ] && cat "$res/tap.txt"
-	if [ -f "$res/tap.txt" ]; then count "$res/tap.txt" "$name"; fi
+	echo "$rc" >"$res/rc"
+	echo "$bdir" >/dev/null
+}
+jobs_max=${SCHEDLAB_GUEST_JOBS:-2}
+for s in "${series[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+	echo "=== guest $s: started ($(date +%T))"
+	guest_job "$s" "$out/guest-$s" &
+done
+wait
+for s in "${series[@]}"; do
+	res=$out/guest-$s
+	name=$(cat "$res/name" 2>/dev/null || echo "kernel $s")
+	echo "=== $name"
+	rc=$(cat "$res/rc" 2>/dev/null || echo none)
+	case $rc in
+	resolve) cat "$res/build.log"; fail "$name" "cannot resolve"; continue ;;
+	build) cat "$res/build.log"; fail "$name" "module build failed"; continue ;;
+	none) fail "$name" "no result"; continue ;;
+	esac
+	tail -n 30 "$res/vm.log" | grep -E 'splat|BUG|WARNING|KASAN|lockdep|timeout|did not' || true
+	[ -f "$res/vm/tap.txt" ] && cat "$res/vm/tap.txt"
+	if [ -f "$res/vm/tap.txt" ]; then count "$res/vm/tap.txt" "$name"; fi
 	case $rc in
 	0) ;;
-	124) fail "$name" "kernel splat in dmesg (see above)" ;;
-	125) fail "$name" "guest did not finish" ;;
-	*) [ -f "$res/tap.txt" ] || fail "$name" "guest tests exited $rc" ;;
+	124) sed -n '/splat/,$p' "$res/vm.log" | head -n 80; fail "$name" "kernel splat in dmesg (see above)" ;;
+	125) tail -n 40 "$res/vm/console.log" 2>/dev/null; fail "$name" "guest did not finish" ;;
+	*) [ -f "$res/vm/tap.txt" ] || fail "$name" "guest tests exited $rc" ;;
 	esac
 done
 

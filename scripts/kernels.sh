@@ -6,7 +6,8 @@
 #
 # SERIES: 6.1 (bookworm), 6.12 (bookworm-backports), 7 (newest 7.x from
 # trixie-backports). Point releases come and go, so the newest one the
-# archive has today is resolved every time.
+# archive has today is resolved every time. lab and lab-debug are built
+# here from Debian's 7.x source (scripts/build-kernel.sh), cached.
 #
 # The fetched directory holds:
 #   info          shell variables: KVER PKG PKGVER SUITE KDIR VMLINUZ BTF CC_MAJOR
@@ -26,8 +27,18 @@ newest_image() {	# newest_image REGEX: newest linux-image-* whose headers exist 
 	return 1
 }
 
+# lab, lab-debug: kernels built here (scripts/build-kernel.sh); their
+# "package version" is the build's cache key
+built_series() { case "$1" in lab|lab-debug) return 0 ;; esac; return 1; }
+
 resolve() {
-	local series=$1 kver
+	local series=$1 kver dir
+	if built_series "$series"; then
+		dir=$("$SCHEDLAB_TOP/scripts/build-kernel.sh" "$series") || die "the $series kernel did not build"
+		# shellcheck source=/dev/null
+		(. "$dir/info"; echo "$KVER $PKGVER")
+		return
+	fi
 	case "$series" in
 	6.1)	kver=$(newest_image '^linux-image-6\.1\.0-[0-9]+-amd64$') ;;
 	6.12)	kver=$(newest_image '^linux-image-6\.12\.[0-9]+\+deb12-amd64$') ;;
@@ -52,6 +63,10 @@ packages_for() {
 
 fetch() {
 	local series=$1 kver ver dir pkgs p
+	if built_series "$series"; then
+		"$SCHEDLAB_TOP/scripts/build-kernel.sh" "$series"
+		return
+	fi
 	read -r kver ver < <(resolve "$series")
 	dir=$SCHEDLAB_CACHE/kernels/$kver-$ver
 	if [ -f "$dir/info" ]; then echo "$dir"; return 0; fi

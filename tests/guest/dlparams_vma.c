@@ -25,6 +25,12 @@
  *	the page); a process of uid 1000 asking for them by TID gets EPERM
  *	(or EACCES) with its buffer untouched; root gets them.
  *
+ *   dlparams_vma mapper SECONDS
+ *	As root, for the reload stress: a SCHED_DEADLINE thread that opens
+ *	/dev/dlparams, maps its page, reads it across a few switches, unmaps
+ *	and closes, over and over (the device comes and goes with the module:
+ *	ENOENT is expected); prints how many rounds mapped a page.
+ *
  * The shell test checks dlparams/stats afterwards: no page or mapping left.
  */
 #define _GNU_SOURCE
@@ -555,6 +561,42 @@ static int access_rules(void)
 	return 0;
 }
 
+static int mapper(int seconds)
+{
+	struct dlparams_page v;
+	long rounds = 0, mapped = 0, bad = 0;
+	uint64_t end = dl_mono() + (uint64_t)seconds * 1000000000ULL;
+	int fd, ret;
+	void *p;
+
+	ret = become_deadline();
+	tap(ret == 0, "mapper is SCHED_DEADLINE (%s)", ret ? strerror(-ret) : "ok");
+	while ((uint64_t)dl_mono() < end) {
+		rounds++;
+		fd = open(DLPARAMS_DEVICE, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			usleep(5000);
+			continue;
+		}
+		p = map_page(fd);
+		close(fd);	/* the mapping keeps the file */
+		if (p == MAP_FAILED) {
+			usleep(5000);
+			continue;
+		}
+		mapped++;
+		switches();
+		read_page(p, &v);
+		if (v.version == DLPARAMS_PAGE_VERSION && v.tid != (unsigned int)gettid())
+			bad++;
+		munmap(p, PG);
+		usleep(5000);
+	}
+	tap_diag("mapper: %ld rounds, %ld with a page", rounds, mapped);
+	tap(bad == 0, "mapper: every published page described the mapping thread (%ld not)", bad);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int uid = -1, ret;
@@ -576,8 +618,10 @@ int main(int argc, char **argv)
 		ret = deadline(argv[2]);
 	else if (argc == 2 && !strcmp(argv[1], "access"))
 		ret = access_rules();
+	else if (argc == 3 && !strcmp(argv[1], "mapper"))
+		ret = mapper(atoi(argv[2]));
 	else {
-		fprintf(stderr, "usage: %s [-u UID] roads ROUNDS | deadline SYSFS_ENABLED | access\n", argv[0]);
+		fprintf(stderr, "usage: %s [-u UID] roads ROUNDS | deadline SYSFS_ENABLED | access | mapper SECONDS\n", argv[0]);
 		return 2;
 	}
 	return ret || tap_failures ? 1 : 0;
