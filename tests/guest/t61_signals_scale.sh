@@ -69,7 +69,7 @@ sleep 1
 d1=$(st dropped) l1=$(st track_locked)
 diag "over 1 s with the pool full: dropped $d0 -> $d1, track_locked $l0 -> $l1"
 ok '[ "$d1" -gt "$d0" ]' "the untracked threads' events count as drops while they run ($((d1 - d0)) in 1 s)"
-is "$l1" "$l0" "no probe takes the table lock for them while the pool stays full"
+ok '[ -n "$l0" ] && [ "$l1" = "$l0" ]' "no probe takes the table lock for them while the pool stays full"
 # quiescent: every thread asleep for good, no more events
 for _ in $(seq 60); do
 	d0=$(st dropped); sleep 0.5
