@@ -837,24 +837,27 @@ static void snap_task(struct sig_task *e, void *arg)
 	t->n++;
 }
 
-static void tasks_take(struct tasks_snap *t)
+static int tasks_take(struct tasks_snap *t)
 {
-	unsigned int cap = 0;
+	unsigned int cap;
 
 	t->n = 0;
 	t->missed = 0;
 	t->now = local_clock();
 	if (!sl_feature_enabled(&signals_feature))
-		return;
+		return 0;
 	/* room for the whole pool: each task once (see walk_tasks()) */
 	cap = READ_ONCE(pool_size);
 	if (cap > t->cap) {
 		kvfree(t->rows);
 		t->rows = kvmalloc_array(cap, sizeof(*t->rows), GFP_KERNEL);
 		t->cap = t->rows ? cap : 0;
+		if (!t->rows)
+			return -ENOMEM;
 	}
 	atomic64_inc(&report_walks);
 	walk_tasks(snap_task, t);
+	return 0;
 }
 
 /* position 0: the header; 1..n: the rows; n + 1: what was missed, if any */
@@ -871,8 +874,12 @@ static void *tasks_at(struct tasks_snap *t, loff_t pos)
 
 static void *tasks_start(struct seq_file *m, loff_t *pos)
 {
-	if (*pos == 0)
-		tasks_take(m->private);
+	if (*pos == 0) {
+		int ret = tasks_take(m->private);
+
+		if (ret)
+			return ERR_PTR(ret);
+	}
 	return tasks_at(m->private, *pos);
 }
 
