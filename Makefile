@@ -42,7 +42,7 @@ $(HOSTBIN)/signals_check: tests/guest/signals_check.c
 
 $(HOSTBIN)/sl_load: tools/workload/sl_load.c
 	@mkdir -p $(HOSTBIN)
-	$(CC) $(HOST_CFLAGS) -o $@ $<
+	$(CC) $(HOST_CFLAGS) -o $@ $< -lpthread
 
 $(HOSTBIN)/rename_loop: tools/workload/rename_loop.c
 	@mkdir -p $(HOSTBIN)

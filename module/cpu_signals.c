@@ -152,7 +152,25 @@ static int report_show(struct seq_file *m, void *v)
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(report);
+
+/*
+ * A buffer the size of the whole report from the start (two header lines,
+ * 95 characters per CPU): seq_file would otherwise run report_show() again
+ * each time it doubles a buffer that was too small (beyond ~40 CPUs).
+ */
+static int report_open(struct inode *inode, struct file *file)
+{
+	return single_open_size(file, report_show, inode->i_private,
+				256 + 100 * nr_cpu_ids);
+}
+
+static const struct file_operations report_fops = {
+	.owner = THIS_MODULE,
+	.open = report_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
 
 static int cpu_signals_debugfs(struct sl_feature *f, struct dentry *dir)
 {

@@ -28,7 +28,17 @@
  * period. A task pointer is only dereferenced under RCU while its entry is
  * hashed: the task is freed at least one grace period after its exit, and
  * an exiting task (PF_EXITING) is never tracked again. No allocation,
- * sleeping or unbounded work happens in the probes.
+ * sleeping or unbounded work happens in the probes. Once the pool is
+ * empty, a lockless hint (pool_full) turns the events of untracked tasks
+ * away without the table's lock, each counted in `dropped`, until an entry
+ * is returned.
+ *
+ * Walks. The sampler and the debugfs reports visit the table bucket by
+ * bucket (walk_tasks()), leaving RCU for a cond_resched() every
+ * SIGNALS_WALK_BATCH entries; an entry stays in its bucket while hashed, so
+ * a walk sees each task at most once. A report takes one walk per pass
+ * (its read from offset 0) into a snapshot, then prints from it however
+ * the reads are sized.
  *
  * Output: debugfs signals/{tasks,cpus,stats}; trace events
  * schedlab:signals_task at each dequeue and each sample, and
@@ -75,8 +85,7 @@ struct sig_task {
 	pid_t pid, tgid;
 	u64 model_since_ns;		/* start of the model's warm-up */
 	/* written by the sampler only (one work item) */
-	u64 model_err_max, model_err_sum, model_err_at;
-	u32 model_err_n;
+	u64 model_err_max, model_err_sum, model_err_at, model_err_n;
 	struct sig_task *next_free;
 	struct rcu_head rcu;
 };
@@ -93,8 +102,22 @@ static DEFINE_SEQLOCK(filter_comm_lock);
 static DEFINE_HASHTABLE(tasks, SIGNALS_HASH_BITS);
 static DEFINE_RAW_SPINLOCK(tasks_lock);	/* hash writers and the free list */
 static struct sig_task *pool, *free_list;
+static unsigned int pool_size;		/* entries in pool */
 static unsigned int nr_tracked;
-/* per CPU, so that the probes share no cache line */
+/*
+ * free_list was empty when last changed: read without the lock, so that
+ * the events of untracked tasks, once the pool is full, count a drop and
+ * take no lock. Set under the lock when the last entry is taken, cleared
+ * when one is returned (a reader may see either a little late: one more
+ * event dropped, or one more lock taken to find the pool empty).
+ */
+static bool pool_full;
+static u64 track_locked;		/* the probes' takings of tasks_lock */
+static atomic64_t report_walks;		/* walks made by the debugfs reports */
+/*
+ * per CPU, so that the probes share no cache line; dropped: events of
+ * matching untracked tasks that found the pool full (see docs/signals.md)
+ */
 struct sig_stats {
 	u64 dropped, dequeues;
 };
@@ -251,19 +274,28 @@ static noinline struct sig_task *track(struct task_struct *p, u64 now, int cpu,
 	struct sig_task *e;
 	unsigned long flags;
 
-	if (!task_matches(p, p->pid, p->tgid, p->comm))
+	if (!task_matches(p, p->pid, p->tgid, p->comm) ||
+	    (READ_ONCE(p->flags) & PF_EXITING))
 		return NULL;
+	if (READ_ONCE(pool_full)) {
+		this_cpu_inc(sig_stats.dropped);
+		return NULL;
+	}
 	raw_spin_lock_irqsave(&tasks_lock, flags);
+	track_locked++;
 	e = NULL;
 	/* exit forgets the task under this lock after PF_EXITING is set */
 	if ((READ_ONCE(p->flags) & PF_EXITING) || find(p))
 		goto out;
 	e = free_list;
 	if (!e) {
+		WRITE_ONCE(pool_full, true);
 		this_cpu_inc(sig_stats.dropped);
 		goto out;
 	}
 	free_list = e->next_free;
+	if (!free_list)
+		WRITE_ONCE(pool_full, true);
 	seqcount_init(&e->seq);
 	e->task = p;
 	e->cpu = cpu;
@@ -292,6 +324,7 @@ static void release_rcu(struct rcu_head *rcu)
 	raw_spin_lock_irqsave(&tasks_lock, flags);
 	e->next_free = free_list;
 	free_list = e;
+	WRITE_ONCE(pool_full, false);
 	raw_spin_unlock_irqrestore(&tasks_lock, flags);
 }
 
@@ -428,6 +461,41 @@ static void probe_types_checked(void)
 	check_trace_callback_type_sched_process_exit(EXIT_PROBE);
 }
 
+/* --- walks --------------------------------------------------------------- */
+
+/* entries visited per RCU read-side section, at most (bar one bucket) */
+#define SIGNALS_WALK_BATCH	128
+
+/*
+ * Call @fn on every hashed entry, under RCU, bucket by bucket; between
+ * buckets, every SIGNALS_WALK_BATCH entries, leave RCU and cond_resched().
+ * An entry stays in its bucket while hashed and a task is hashed once in
+ * its life (see "Tasks"), so each task is visited at most once; one that
+ * enters a bucket already visited, or leaves one not yet visited, is
+ * missed. Process context.
+ */
+static void walk_tasks(void (*fn)(struct sig_task *e, void *arg), void *arg)
+{
+	struct sig_task *e;
+	unsigned int n = 0;
+	int bkt;
+
+	rcu_read_lock();
+	for (bkt = 0; bkt < HASH_SIZE(tasks); bkt++) {
+		hlist_for_each_entry_rcu(e, &tasks[bkt], node) {
+			fn(e, arg);
+			n++;
+		}
+		if (n >= SIGNALS_WALK_BATCH) {
+			rcu_read_unlock();
+			cond_resched();
+			rcu_read_lock();
+			n = 0;
+		}
+	}
+	rcu_read_unlock();
+}
+
 /* --- sampling ------------------------------------------------------------ */
 
 struct task_row {
@@ -435,8 +503,7 @@ struct task_row {
 	char comm[TASK_COMM_LEN];
 	int cpu;
 	unsigned int state;
-	u64 err_max, err_mean, err_at;
-	u32 err_n;
+	u64 err_max, err_mean, err_at, err_n;
 };
 
 /*
@@ -539,7 +606,7 @@ static bool read_entry(struct sig_task *e, u64 now, struct task_row *r)
 	r->err_max = READ_ONCE(e->model_err_max);
 	r->err_n = READ_ONCE(e->model_err_n);
 	r->err_at = READ_ONCE(e->model_err_at);
-	r->err_mean = r->err_n ? div_u64(READ_ONCE(e->model_err_sum), r->err_n) : 0;
+	r->err_mean = sl_mean(READ_ONCE(e->model_err_sum), r->err_n, 1);
 	return true;
 }
 
@@ -550,50 +617,69 @@ static bool read_entry(struct sig_task *e, u64 now, struct task_row *r)
  */
 #define SIGNALS_IDLE_SAMPLE_MS	250
 
+/* add @r to the sums of its CPU in @acc (nr_cpu_ids of them) */
+static void add_to_sum(struct cpu_sum *acc, const struct task_row *r)
+{
+	struct cpu_sum *s;
+
+	if (r->cpu < 0 || r->cpu >= nr_cpu_ids)
+		return;
+	s = &acc[r->cpu];
+	s->model += r->v.model;
+	s->burst += r->v.burst;
+	s->waiting += r->v.waiting;
+	s->time += r->v.time;
+	s->tasks++;
+}
+
+struct sample_walk {
+	u64 now;
+	bool traced, check;
+};
+
+/* one entry of a sample; under RCU */
+static void sample_entry(struct sig_task *e, void *arg)
+{
+	struct sample_walk *w = arg;
+	struct task_row r;
+
+	if (w->check)
+		check_model(e, w->now);
+	if (!w->traced || !read_entry(e, w->now, &r) || !entry_matches(e, r.comm))
+		return;
+	add_to_sum(sums, &r);
+	trace_signals_task(1, e->pid, r.comm, r.cpu,
+			   READ_ONCE(e->task->se.avg.util_avg),
+			   task_util_est(e->task), r.v.model, r.v.burst,
+			   r.v.waiting, r.v.time);
+}
+
 static void sample_fn(struct work_struct *work)
 {
-	bool traced = trace_signals_task_enabled() || trace_signals_cpu_enabled();
-	bool check = READ_ONCE(check_model_on);
+	struct sample_walk w = {
+		.now = local_clock(),
+		.traced = trace_signals_task_enabled() || trace_signals_cpu_enabled(),
+		.check = READ_ONCE(check_model_on),
+	};
 	struct sl_cpu_signals cs;
-	struct task_row r;
-	struct sig_task *e;
-	u64 now = local_clock();
-	int bkt, cpu;
+	int cpu;
 
-	if (!traced && !check) {
+	if (!w.traced && !w.check) {
 		schedule_delayed_work(&sample_work,
 				      msecs_to_jiffies(SIGNALS_IDLE_SAMPLE_MS));
 		return;
 	}
 	memset(sums, 0, nr_cpu_ids * sizeof(*sums));
-	rcu_read_lock();
-	hash_for_each_rcu(tasks, bkt, e, node) {
-		if (check)
-			check_model(e, now);
-		if (!traced || !read_entry(e, now, &r) || !entry_matches(e, r.comm))
-			continue;
-		if (r.cpu >= 0 && r.cpu < nr_cpu_ids) {
-			sums[r.cpu].model += r.v.model;
-			sums[r.cpu].burst += r.v.burst;
-			sums[r.cpu].waiting += r.v.waiting;
-			sums[r.cpu].time += r.v.time;
-			sums[r.cpu].tasks++;
-		}
-		trace_signals_task(1, e->pid, r.comm, r.cpu,
-				   READ_ONCE(e->task->se.avg.util_avg),
-				   task_util_est(e->task), r.v.model, r.v.burst,
-				   r.v.waiting, r.v.time);
-	}
-	rcu_read_unlock();
+	walk_tasks(sample_entry, &w);
 	for_each_online_cpu(cpu) {
-		if (!traced)
+		if (!w.traced)
 			break;
 		sl_read_cpu_signals(cpu, &cs);
 		trace_signals_cpu(cpu, cs.capacity, cs.util_avg, sums[cpu].model,
 				  sums[cpu].burst, sums[cpu].waiting, sums[cpu].time,
 				  sums[cpu].tasks);
 	}
-	WRITE_ONCE(sample_ns, sample_ns + (local_clock() - now));
+	WRITE_ONCE(sample_ns, sample_ns + (local_clock() - w.now));
 	WRITE_ONCE(sample_runs, sample_runs + 1);
 	schedule_delayed_work(&sample_work,
 			      msecs_to_jiffies(READ_ONCE(sample_ms)) ?: 1);
@@ -650,10 +736,14 @@ static int signals_enable(struct sl_feature *f)
 		pool[i].next_free = free_list;
 		free_list = &pool[i];
 	}
+	pool_size = max_tasks;
+	WRITE_ONCE(pool_full, false);
 	for_each_possible_cpu(i)
 		memset(per_cpu_ptr(&sig_stats, i), 0, sizeof(struct sig_stats));
 	sample_runs = 0;
 	sample_ns = 0;
+	track_locked = 0;
+	atomic64_set(&report_walks, 0);
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
 		if (ret)
@@ -706,89 +796,301 @@ static void signals_feature_exit(struct sl_feature *f)
 
 static const char * const state_names[] = { "sleep", "wait", "run" };
 
-static int tasks_show(struct seq_file *m, void *v)
-{
+/*
+ * The reports. Each pass (a read from offset 0: the first, or after a seek
+ * back) takes one walk of the table into a snapshot, then the seq_file
+ * iterator prints the snapshot a line at a time: reads of any size, and
+ * seq_file's retries with a bigger buffer, print the same snapshot without
+ * walking again.
+ */
+struct task_snap_row {
 	struct task_row r;
-	struct sig_task *e;
-	u64 now = local_clock();
-	int bkt;
+	unsigned long util_avg;
+	long util_est;
+	pid_t pid, tgid;
+};
 
-	seq_puts(m, "# util_avg/util_est: the kernel's; model: schedlab's PELT of util_avg; err: |model - util_avg| at the kernel's PELT updates\n");
-	seq_printf(m, "%-7s %-7s %-16s %3s %-5s %8s %8s %6s %6s %7s %6s %9s %9s %9s %7s %8s %7s %9s\n",
-		   "pid", "tgid", "comm", "cpu", "state", "util_avg", "util_est",
-		   "model", "burst", "waiting", "time", "run_ms", "wait_ms",
-		   "sleep_ms", "err_max", "err_mean", "err_n", "err_at_ms");
+struct tasks_snap {
+	struct task_snap_row *rows;
+	unsigned int n, cap;	/* rows taken, room for */
+	u64 missed;		/* rows beyond cap: the table changed meanwhile */
+	u64 now;
+};
+
+/* one entry into the snapshot; under RCU */
+static void snap_task(struct sig_task *e, void *arg)
+{
+	struct tasks_snap *t = arg;
+	struct task_snap_row *row;
+
+	if (t->n == t->cap) {
+		t->missed++;
+		return;
+	}
+	row = &t->rows[t->n];
+	if (!read_entry(e, t->now, &row->r) || !entry_matches(e, row->r.comm))
+		return;
+	row->pid = e->pid;
+	row->tgid = e->tgid;
+	row->util_avg = READ_ONCE(e->task->se.avg.util_avg);
+	row->util_est = task_util_est(e->task);
+	t->n++;
+}
+
+static int tasks_take(struct tasks_snap *t)
+{
+	unsigned int cap;
+
+	t->n = 0;
+	t->missed = 0;
+	t->now = local_clock();
 	if (!sl_feature_enabled(&signals_feature))
 		return 0;
-	rcu_read_lock();
-	hash_for_each_rcu(tasks, bkt, e, node) {
-		if (!read_entry(e, now, &r) || !entry_matches(e, r.comm))
-			continue;
-		seq_printf(m, "%-7d %-7d %-16s %3d %-5s %8lu %8ld %6lu %6lu %7lu %6lu %9llu %9llu %9llu %7llu %8llu %7u %9llu\n",
-			   e->pid, e->tgid, r.comm, r.cpu,
-			   state_names[min_t(unsigned int, r.state, 2)],
-			   READ_ONCE(e->task->se.avg.util_avg), task_util_est(e->task),
-			   r.v.model, r.v.burst, r.v.waiting, r.v.time,
-			   div_u64(r.v.running_ns, NSEC_PER_MSEC),
-			   div_u64(r.v.waiting_ns, NSEC_PER_MSEC),
-			   div_u64(r.v.sleeping_ns, NSEC_PER_MSEC),
-			   r.err_max, r.err_mean, r.err_n,
-			   div_u64(r.err_at, NSEC_PER_MSEC));
+	/* room for the whole pool: each task once (see walk_tasks()) */
+	cap = READ_ONCE(pool_size);
+	if (cap > t->cap) {
+		kvfree(t->rows);
+		t->rows = kvmalloc_array(cap, sizeof(*t->rows), GFP_KERNEL);
+		t->cap = t->rows ? cap : 0;
+		if (!t->rows)
+			return -ENOMEM;
 	}
-	rcu_read_unlock();
+	atomic64_inc(&report_walks);
+	walk_tasks(snap_task, t);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(tasks);
+
+/* position 0: the header; 1..n: the rows; n + 1: what was missed, if any */
+static void *tasks_at(struct tasks_snap *t, loff_t pos)
+{
+	if (pos == 0)
+		return SEQ_START_TOKEN;
+	if (pos <= t->n)
+		return &t->rows[pos - 1];
+	if (pos == t->n + 1 && t->missed)
+		return t;
+	return NULL;
+}
+
+static void *tasks_start(struct seq_file *m, loff_t *pos)
+{
+	if (*pos == 0) {
+		int ret = tasks_take(m->private);
+
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	return tasks_at(m->private, *pos);
+}
+
+static void *tasks_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return tasks_at(m->private, ++*pos);
+}
+
+static void tasks_stop(struct seq_file *m, void *v)
+{
+}
+
+static int tasks_show(struct seq_file *m, void *v)
+{
+	struct tasks_snap *t = m->private;
+	const struct task_snap_row *row = v;
+	const struct task_row *r = &row->r;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# util_avg/util_est: the kernel's; model: schedlab's PELT of util_avg; err: |model - util_avg| at the kernel's PELT updates\n");
+		seq_printf(m, "%-7s %-7s %-16s %3s %-5s %8s %8s %6s %6s %7s %6s %9s %9s %9s %7s %8s %7s %9s\n",
+			   "pid", "tgid", "comm", "cpu", "state", "util_avg", "util_est",
+			   "model", "burst", "waiting", "time", "run_ms", "wait_ms",
+			   "sleep_ms", "err_max", "err_mean", "err_n", "err_at_ms");
+		return 0;
+	}
+	if (v == t) {
+		seq_printf(m, "# %llu more tasks not shown: the table changed during the walk\n",
+			   t->missed);
+		return 0;
+	}
+	seq_printf(m, "%-7d %-7d %-16s %3d %-5s %8lu %8ld %6lu %6lu %7lu %6lu %9llu %9llu %9llu %7llu %8llu %7llu %9llu\n",
+		   row->pid, row->tgid, r->comm, r->cpu,
+		   state_names[min_t(unsigned int, r->state, 2)],
+		   row->util_avg, row->util_est,
+		   r->v.model, r->v.burst, r->v.waiting, r->v.time,
+		   div_u64(r->v.running_ns, NSEC_PER_MSEC),
+		   div_u64(r->v.waiting_ns, NSEC_PER_MSEC),
+		   div_u64(r->v.sleeping_ns, NSEC_PER_MSEC),
+		   r->err_max, r->err_mean, r->err_n,
+		   div_u64(r->err_at, NSEC_PER_MSEC));
+	return 0;
+}
+
+static const struct seq_operations tasks_sops = {
+	.start = tasks_start,
+	.next = tasks_next,
+	.stop = tasks_stop,
+	.show = tasks_show,
+};
+
+static int tasks_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &tasks_sops, sizeof(struct tasks_snap));
+}
+
+static int tasks_release(struct inode *inode, struct file *file)
+{
+	struct tasks_snap *t = ((struct seq_file *)file->private_data)->private;
+
+	kvfree(t->rows);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations tasks_fops = {
+	.owner = THIS_MODULE,
+	.open = tasks_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = tasks_release,
+};
+
+/* the cpus report: per online CPU, the sums over one walk */
+struct cpus_snap {
+	struct cpu_sum *sums;			/* nr_cpu_ids */
+	struct sl_cpu_signals *cs;		/* nr_cpu_ids */
+	int *cpu;				/* the online CPUs, n of them */
+	unsigned int n;
+	u64 now;
+};
+
+static void snap_cpu_sum(struct sig_task *e, void *arg)
+{
+	struct cpus_snap *c = arg;
+	struct task_row r;
+
+	if (read_entry(e, c->now, &r) && entry_matches(e, r.comm))
+		add_to_sum(c->sums, &r);
+}
+
+static void cpus_take(struct cpus_snap *c)
+{
+	int cpu;
+
+	memset(c->sums, 0, nr_cpu_ids * sizeof(*c->sums));
+	c->now = local_clock();
+	if (sl_feature_enabled(&signals_feature)) {
+		atomic64_inc(&report_walks);
+		walk_tasks(snap_cpu_sum, c);
+	}
+	c->n = 0;
+	for_each_online_cpu(cpu) {
+		sl_read_cpu_signals(cpu, &c->cs[cpu]);
+		c->cpu[c->n++] = cpu;
+	}
+}
+
+/* position 0: the header; 1..n: the online CPUs */
+static void *cpus_at(struct cpus_snap *c, loff_t pos)
+{
+	if (pos == 0)
+		return SEQ_START_TOKEN;
+	return pos <= c->n ? &c->cpu[pos - 1] : NULL;
+}
+
+static void *cpus_start(struct seq_file *m, loff_t *pos)
+{
+	if (*pos == 0)
+		cpus_take(m->private);
+	return cpus_at(m->private, *pos);
+}
+
+static void *cpus_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return cpus_at(m->private, ++*pos);
+}
 
 static int cpus_show(struct seq_file *m, void *v)
 {
-	struct sl_cpu_signals cs;
-	struct cpu_sum s;
-	struct task_row r;
-	struct sig_task *e;
-	u64 now = local_clock();
-	int bkt, cpu;
+	struct cpus_snap *c = m->private;
+	const struct sl_cpu_signals *cs;
+	const struct cpu_sum *s;
+	int cpu;
 
-	seq_puts(m, "# per CPU: the kernel's CFS util_avg and capacity, and the sums of the shown tasks' signals (tasks last on that CPU)\n");
-	seq_printf(m, "%-4s %8s %8s %12s %9s %9s %11s %8s %5s\n", "cpu", "capacity",
-		   "cap_orig", "cfs_util_avg", "sum_model", "sum_burst",
-		   "sum_waiting", "sum_time", "tasks");
-	for_each_online_cpu(cpu) {
-		memset(&s, 0, sizeof(s));
-		if (sl_feature_enabled(&signals_feature)) {
-			rcu_read_lock();
-			hash_for_each_rcu(tasks, bkt, e, node) {
-				if (!read_entry(e, now, &r) || r.cpu != cpu ||
-				    !entry_matches(e, r.comm))
-					continue;
-				s.model += r.v.model;
-				s.burst += r.v.burst;
-				s.waiting += r.v.waiting;
-				s.time += r.v.time;
-				s.tasks++;
-			}
-			rcu_read_unlock();
-		}
-		sl_read_cpu_signals(cpu, &cs);
-		seq_printf(m, "%-4d %8lld %8lld %12lld %9lu %9lu %11lu %8lu %5u\n", cpu,
-			   cs.capacity == SL_SIGNAL_NONE ? -1LL : (s64)cs.capacity,
-			   cs.capacity_orig == SL_SIGNAL_NONE ? -1LL : (s64)cs.capacity_orig,
-			   cs.util_avg == SL_SIGNAL_NONE ? -1LL : (s64)cs.util_avg,
-			   s.model, s.burst, s.waiting, s.time, s.tasks);
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, "# per CPU: the kernel's CFS util_avg and capacity, and the sums of the shown tasks' signals (tasks last on that CPU)\n");
+		seq_printf(m, "%-4s %8s %8s %12s %9s %9s %11s %8s %5s\n", "cpu", "capacity",
+			   "cap_orig", "cfs_util_avg", "sum_model", "sum_burst",
+			   "sum_waiting", "sum_time", "tasks");
+		return 0;
+	}
+	cpu = *(int *)v;
+	cs = &c->cs[cpu];
+	s = &c->sums[cpu];
+	seq_printf(m, "%-4d %8lld %8lld %12lld %9lu %9lu %11lu %8lu %5u\n", cpu,
+		   cs->capacity == SL_SIGNAL_NONE ? -1LL : (s64)cs->capacity,
+		   cs->capacity_orig == SL_SIGNAL_NONE ? -1LL : (s64)cs->capacity_orig,
+		   cs->util_avg == SL_SIGNAL_NONE ? -1LL : (s64)cs->util_avg,
+		   s->model, s->burst, s->waiting, s->time, s->tasks);
+	return 0;
+}
+
+static const struct seq_operations cpus_sops = {
+	.start = cpus_start,
+	.next = cpus_next,
+	.stop = tasks_stop,
+	.show = cpus_show,
+};
+
+static void cpus_free(struct cpus_snap *c)
+{
+	kvfree(c->sums);
+	kvfree(c->cs);
+	kvfree(c->cpu);
+}
+
+static int cpus_open(struct inode *inode, struct file *file)
+{
+	struct cpus_snap *c;
+	int ret;
+
+	ret = seq_open_private(file, &cpus_sops, sizeof(*c));
+	if (ret)
+		return ret;
+	c = ((struct seq_file *)file->private_data)->private;
+	c->sums = kvcalloc(nr_cpu_ids, sizeof(*c->sums), GFP_KERNEL);
+	c->cs = kvcalloc(nr_cpu_ids, sizeof(*c->cs), GFP_KERNEL);
+	c->cpu = kvcalloc(nr_cpu_ids, sizeof(*c->cpu), GFP_KERNEL);
+	if (!c->sums || !c->cs || !c->cpu) {
+		cpus_free(c);
+		seq_release_private(inode, file);
+		return -ENOMEM;
 	}
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(cpus);
+
+static int cpus_release(struct inode *inode, struct file *file)
+{
+	cpus_free(((struct seq_file *)file->private_data)->private);
+	return seq_release_private(inode, file);
+}
+
+static const struct file_operations cpus_fops = {
+	.owner = THIS_MODULE,
+	.open = cpus_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = cpus_release,
+};
 
 static int stats_show(struct seq_file *m, void *v)
 {
 	u64 runs = READ_ONCE(sample_runs);
 
-	seq_printf(m, "tracked %u\nmax_tasks %lld\ndropped %llu\ndequeues %llu\nsamples %llu\nsample_mean_us %llu\nmodel_clock %s\n",
+	seq_printf(m, "tracked %u\nmax_tasks %lld\ndropped %llu\ntrack_locked %llu\ndequeues %llu\nsamples %llu\nsample_mean_us %llu\nreport_walks %lld\nmodel_clock %s\n",
 		   READ_ONCE(nr_tracked), max_tasks,
 		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dropped)),
+		   READ_ONCE(track_locked),
 		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dequeues)),
-		   runs, runs ? div_u64(READ_ONCE(sample_ns), runs * NSEC_PER_USEC) : 0,
+		   runs, sl_mean(READ_ONCE(sample_ns), runs, NSEC_PER_USEC),
+		   (long long)atomic64_read(&report_walks),
 		   SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time ?
 		   "rq_clock_pelt (invariance in the clock)" :
 		   SL_HAS_rq__cpu_capacity_orig ? "wall, scaled by rq->cpu_capacity_orig" :

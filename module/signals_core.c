@@ -283,3 +283,20 @@ void sl_signals_reseed_model(struct sl_signals *s, u64 now_ns, u64 model_ns,
 	s->last_model_ns = model_ns;
 	model_done(s);
 }
+
+/**
+ * sl_mean - the mean of @n values totalling @sum, in @unit: @sum / @n / @unit
+ * @sum: the values' total
+ * @n: how many; the mean is 0 if none
+ * @unit: e.g. NSEC_PER_USEC for a total in ns and a mean in us
+ *
+ * With 64-bit divisors throughout: div_u64()'s divisor is 32 bits, so
+ * div_u64(sum, n * unit) is wrong once n * unit reaches 2^32 (n above
+ * 4294967 for ns to us) and a divide error where it is a multiple of 2^32;
+ * floor(floor(sum / n) / unit) is floor(sum / (n * unit)) without the
+ * product.
+ */
+u64 sl_mean(u64 sum, u64 n, u32 unit)
+{
+	return n ? div_u64(div64_u64(sum, n), unit ?: 1) : 0;
+}

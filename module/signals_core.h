@@ -10,6 +10,13 @@
  */
 #include "pelt_core.h"
 
+#ifndef __KERNEL__
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+#endif
+
 enum sl_task_state {
 	SL_TASK_SLEEPING,	/* dequeued: blocked or not yet woken */
 	SL_TASK_WAITING,	/* enqueued, not running: waiting for the CPU */
@@ -71,6 +78,7 @@ unsigned long sl_signals_model_at(const struct sl_signals *s, u64 model_ns,
 				  unsigned long scale);
 void sl_signals_reseed_model(struct sl_signals *s, u64 now_ns, u64 model_ns,
 			     unsigned long util);
+u64 sl_mean(u64 sum, u64 n, u32 unit);
 
 /**
  * sl_signals_event - the task enters @new_state at @now_ns

@@ -138,6 +138,65 @@ static void lazy_vs_eager(void)
 	tap(slow_ok, "events before the next period boundary do not fold");
 }
 
+/*
+ * sl_mean(), the per-sample means of the debugfs reports (sample_mean_us
+ * in stats: total ns over samples, in us; err_mean in tasks), against
+ * 128-bit arithmetic, around and beyond the counts where the divisor of
+ * the old div_u64(sum, n * NSEC_PER_USEC) no longer fits in 32 bits. The
+ * host shim's div_u64() takes a u32 divisor like the kernel's, so the old
+ * expression is evaluated here exactly as the module did; where its
+ * truncated divisor is 0 (the module's divide error) it is not evaluated.
+ */
+static void means(void)
+{
+	static const u64 counts[] = {
+		1, 3, 4294967, 4294968, 4294969, 5000000, 536870912, 1073741824,
+		4294967295ULL, 4294967296ULL, 4294967297ULL, 1ULL << 40, 1ULL << 52,
+	};
+	unsigned int i, bad = 0, old_wrong = 0, old_div0 = 0, checked = 0;
+	u64 n, sum, want, got;
+
+	tap(sl_mean(12345, 0, 1000) == 0, "sl_mean of no values is 0");
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		unsigned int k;
+
+		n = counts[i];
+		for (k = 0; k < 4; k++) {
+			/* means of 0, 1, 7 and 4000 us and a bit, as far as sum fits */
+			static const u64 mean_ns[] = { 999, 1000, 7 * 1000 + 999, 4000 * 1000 + 123 };
+			unsigned __int128 s128 = (unsigned __int128)n * mean_ns[k] + (n > 1 ? n / 2 : 0);
+			u32 old_divisor;
+
+			if (s128 >> 64)
+				continue;
+			sum = (u64)s128;
+			want = (u64)(s128 / ((unsigned __int128)n * 1000));
+			got = sl_mean(sum, n, 1000);
+			checked++;
+			if (got != want) {
+				bad++;
+				tap_diag("sl_mean(%llu, %llu, 1000) = %llu, want %llu",
+					 (unsigned long long)sum, (unsigned long long)n,
+					 (unsigned long long)got, (unsigned long long)want);
+			}
+			old_divisor = (u32)(n * 1000);
+			if (!old_divisor)
+				old_div0++;
+			else if (div_u64(sum, n * 1000) != want)
+				old_wrong++;
+		}
+	}
+	tap(!bad, "sl_mean(sum, n, 1000) == sum / (n * 1000) in 128 bits for n from 1 to 2^52 (%u cases)",
+	    checked);
+	tap(old_wrong > 0 && old_div0 > 0,
+	    "the cases include counts where div_u64(sum, n * 1000) is wrong (%u) or divides by 0 (%u)",
+	    old_wrong, old_div0);
+	/* the tasks report's err_mean: a total over more than 2^32 checks */
+	n = (1ULL << 32) + 10;
+	tap(sl_mean(n * 37 + 5, n, 1) == 37, "sl_mean over 2^32 + 10 values (err_mean): %llu",
+	    (unsigned long long)sl_mean(n * 37 + 5, n, 1));
+}
+
 int main(void)
 {
 	struct sl_signals s, t;
@@ -251,5 +310,6 @@ int main(void)
 	      w.model, w.time, v.time, (unsigned long long)(w.running_ns / MS));
 
 	lazy_vs_eager();
+	means();
 	return tap_failures ? 1 : 0;
 }

@@ -6,6 +6,11 @@
  *   sl_load [-n COMM] [-d MS] duty RUN_MS PERIOD_MS MS  every PERIOD_MS, burn
  *                                    RUN_MS of CPU time, then sleep to the next
  *                                    period; for MS ms
+ *   sl_load [-n COMM] [-d MS] threads N PERIOD_MS MS   N more threads (with
+ *                                    the process's comm), each waking every
+ *                                    PERIOD_MS for MS ms (PERIOD_MS 0: not at
+ *                                    all); then all sleep until killed. Prints
+ *                                    "ready" once all N are started.
  *
  * -n sets the task's comm (for schedlab's filter_comm); -d sleeps MS ms
  * first, so that loads started together (exec is slow under emulation)
@@ -15,6 +20,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +48,49 @@ static int num(const char *s, long *out)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sl_load [-n COMM] [-d MS] spin MS | duty RUN_MS PERIOD_MS MS\n");
+	fprintf(stderr, "usage: sl_load [-n COMM] [-d MS] spin MS | duty RUN_MS PERIOD_MS MS | threads N PERIOD_MS MS\n");
 	return 2;
+}
+
+static long period_ms, for_ms;
+
+static void *sleeper(void *arg)
+{
+	long long start = ns_of(CLOCK_MONOTONIC), next = start;
+	struct timespec ts;
+
+	(void)arg;
+	while (period_ms && next - start < for_ms * 1000000LL) {
+		next += period_ms * 1000000LL;
+		ts.tv_sec = next / 1000000000LL;
+		ts.tv_nsec = next % 1000000000LL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int threads(long n)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	long i;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (i = 0; i < n; i++) {
+		int err = pthread_create(&t, &attr, sleeper, NULL);
+
+		if (err) {
+			fprintf(stderr, "sl_load: thread %ld: %s\n", i, strerror(err));
+			return 1;
+		}
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;)
+		pause();
 }
 
 int main(int argc, char **argv)
@@ -87,5 +136,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc - i == 4 && !strcmp(argv[i], "threads") && !num(argv[i + 1], &a) &&
+	    !num(argv[i + 2], &period_ms) && !num(argv[i + 3], &for_ms))
+		return threads(a);
 	return usage();
 }
