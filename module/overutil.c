@@ -35,6 +35,15 @@
  * a dequeue cannot make a CPU overutilized and the kernel does not look
  * then, nor does schedlab.
  *
+ * CPU hotplug. A dynamic CPUHP_AP_ONLINE_DYN state, set up at enable and
+ * removed at disable: a CPU going offline has its open episodes closed at
+ * that instant and leaves the system rules (the all-CPUs rule is over the
+ * online CPUs); its later events (the last ticks and switches of a dying
+ * CPU) are ignored. A CPU coming online starts fresh, its statistics kept,
+ * and its state is read once, as every online CPU's is at enable. Enable
+ * reads the online mask and sets the state up under cpus_read_lock(), so
+ * that no CPU changes state in between.
+ *
  * All state is under one raw spinlock, held for one evaluation of the six
  * rules. An enqueue first compares the CPU's state with the one of its
  * last event without the lock (a racy read: at worst one evaluation more
@@ -44,6 +53,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": overutil: " fmt
 
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
 #include <linux/kprobes.h>
 #include <linux/sched.h>
@@ -89,6 +100,7 @@ static struct {
 } kflag;
 
 static struct kretprobe tick_probe;
+static int hp_state = -1;	/* the dynamic CPU hotplug state, while enabled */
 
 /* --- the CPU's state ----------------------------------------------------- */
 
@@ -160,16 +172,49 @@ static void read_state(int cpu, struct cpu_state *st)
 /* enqueues skipped because the CPU's state had not changed (per CPU) */
 static DEFINE_PER_CPU(u64, enqueues_skipped);
 
+/* the verdicts of @cpu and of the system in @mask, as bits like @mask's */
+static unsigned int verdicts_on(int cpu, unsigned int mask)
+{
+	unsigned int on = 0;
+	int r;
+
+	lockdep_assert_held(&ou_lock);
+	for (r = 0; mask && r < SL_OU_NR_RULES; r++) {
+		if (cpus[cpu].v[r].on)
+			on |= SL_OU_CPU_BIT(r);
+		if (sys.sys[r].on)
+			on |= SL_OU_SYS_BIT(r);
+	}
+	return on;
+}
+
+/* one trace event per transition in @mask (@on: the new values) */
+static void trace_transitions(int cpu, unsigned int mask, unsigned int on,
+			      unsigned long util, unsigned long capacity_orig)
+{
+	int r;
+
+	if (!mask || !trace_overutil_enabled())
+		return;
+	for (r = 0; r < SL_OU_NR_RULES; r++) {
+		if (mask & SL_OU_CPU_BIT(r))
+			trace_overutil(cpu, r, on & SL_OU_CPU_BIT(r), util,
+				       capacity_orig);
+		if (mask & SL_OU_SYS_BIT(r))
+			trace_overutil(-1, r, on & SL_OU_SYS_BIT(r), 0, 0);
+	}
+}
+
 /* @cpu's event @ev with its state @st (read just before) */
 static void cpu_event_state(int cpu, enum sl_ou_event ev, struct cpu_state *st)
 {
 	unsigned long flags;
-	unsigned int mask, on = 0;
+	unsigned int mask, on;
 	u64 now;
-	int r;
 
 	raw_spin_lock_irqsave(&ou_lock, flags);
-	if (unlikely(!cpus)) {
+	/* offline (in our state): a dying CPU's last events are not counted */
+	if (unlikely(!cpus || !cpus[cpu].online)) {
 		raw_spin_unlock_irqrestore(&ou_lock, flags);
 		return;
 	}
@@ -178,22 +223,9 @@ static void cpu_event_state(int cpu, enum sl_ou_event ev, struct cpu_state *st)
 	mask = sl_ou_cpu_event(&sys, cpu, ev, &st->in, now);
 	if (mask)
 		mask |= sl_ou_system_update(&sys, now);
-	for (r = 0; mask && r < SL_OU_NR_RULES; r++) {
-		if (cpus[cpu].v[r].on)
-			on |= SL_OU_CPU_BIT(r);
-		if (sys.sys[r].on)
-			on |= SL_OU_SYS_BIT(r);
-	}
+	on = verdicts_on(cpu, mask);
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
-	if (!mask || !trace_overutil_enabled())
-		return;
-	for (r = 0; r < SL_OU_NR_RULES; r++) {
-		if (mask & SL_OU_CPU_BIT(r))
-			trace_overutil(cpu, r, on & SL_OU_CPU_BIT(r), st->in.util,
-				       st->in.capacity_orig);
-		if (mask & SL_OU_SYS_BIT(r))
-			trace_overutil(-1, r, on & SL_OU_SYS_BIT(r), 0, 0);
-	}
+	trace_transitions(cpu, mask, on, st->in.util, st->in.capacity_orig);
 }
 
 static void cpu_event(int cpu, enum sl_ou_event ev)
@@ -312,6 +344,7 @@ static void unregister_probes(int n)
 	tracepoint_synchronize_unregister();
 }
 
+/* Under cpus_read_lock(): the online mask is stable. */
 static void start_state(u64 now)
 {
 	struct sl_ou_params p = {
@@ -321,15 +354,63 @@ static void start_state(u64 now)
 		.tick_ns = TICK_NSEC,
 	};
 	unsigned long flags;
+	int cpu;
 
 	raw_spin_lock_irqsave(&ou_lock, flags);
 	sl_ou_init(&sys, cpus, nr_cpu_ids, &p, now);
+	/* every CPU starts online: the offline ones out (nothing to close) */
+	for_each_possible_cpu(cpu)
+		if (!cpu_online(cpu))
+			sl_ou_cpu_offline(&sys, cpu, now);
 	memset(nr_events, 0, sizeof(nr_events));
 	skipped_base = sl_percpu_sum(&enqueues_skipped, 0);
 	memset(&kflag, 0, sizeof(kflag));
 	kflag.last = -1;
 	enabled_at = now;
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
+}
+
+/* --- CPU hotplug --------------------------------------------------------- */
+
+/*
+ * CPUHP_AP_ONLINE_DYN teardown, on the CPU going down (already inactive):
+ * its open episodes end now and it leaves the system rules.
+ */
+static int ou_cpu_offline(unsigned int cpu)
+{
+	unsigned long flags, util = 0, cap = 0;
+	unsigned int mask = 0, on = 0;
+
+	raw_spin_lock_irqsave(&ou_lock, flags);
+	if (cpus) {
+		util = cpus[cpu].in.util;
+		cap = cpus[cpu].in.capacity_orig;
+		mask = sl_ou_cpu_offline(&sys, cpu, local_clock());
+		on = verdicts_on(cpu, mask);
+	}
+	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	trace_transitions(cpu, mask, on, util, cap);
+	return 0;
+}
+
+/*
+ * CPUHP_AP_ONLINE_DYN startup, on the CPU coming up: it starts fresh, and
+ * its state is read once, as every online CPU's is at enable.
+ */
+static int ou_cpu_online(unsigned int cpu)
+{
+	unsigned long flags;
+	unsigned int mask = 0, on = 0;
+
+	raw_spin_lock_irqsave(&ou_lock, flags);
+	if (cpus) {
+		mask = sl_ou_cpu_online(&sys, cpu, local_clock());
+		on = verdicts_on(cpu, mask);
+	}
+	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	trace_transitions(cpu, mask, on, 0, 0);
+	cpu_event(cpu, SL_OU_EV_UTIL);
+	return 0;
 }
 
 static int overutil_enable(struct sl_feature *f)
@@ -340,11 +421,25 @@ static int overutil_enable(struct sl_feature *f)
 	c = kcalloc(nr_cpu_ids, sizeof(*c), GFP_KERNEL);
 	if (!c)
 		return -ENOMEM;
+	/*
+	 * No CPU comes or goes between reading the online mask and setting
+	 * up the hotplug state that follows its changes.
+	 */
+	cpus_read_lock();
 	cpus = c;
 	start_state(local_clock());
 	/* every CPU's state once, so that the system knows its capacities */
 	for_each_online_cpu(cpu)
 		cpu_event(cpu, SL_OU_EV_UTIL);
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "schedlab/overutil:online",
+						   ou_cpu_online, ou_cpu_offline);
+	cpus_read_unlock();
+	if (ret < 0) {
+		pr_warn("cannot set up a CPU hotplug state: %d\n", ret);
+		goto fail_hp;
+	}
+	hp_state = ret;
 
 	memset(&tick_probe, 0, sizeof(tick_probe));
 	tick_probe.kp.symbol_name = sl_tick_function();
@@ -369,6 +464,9 @@ fail_probes:
 	unregister_probes(i);
 	unregister_kretprobe(&tick_probe);
 fail_tick:
+	cpuhp_remove_state_nocalls(hp_state);
+	hp_state = -1;
+fail_hp:
 	raw_spin_lock_irq(&ou_lock);
 	cpus = NULL;
 	raw_spin_unlock_irq(&ou_lock);
@@ -380,6 +478,9 @@ static void overutil_disable(struct sl_feature *f)
 {
 	struct sl_ou_cpu *c;
 
+	/* no hotplug callback runs once this returns */
+	cpuhp_remove_state_nocalls(hp_state);
+	hp_state = -1;
 	unregister_kretprobe(&tick_probe);	/* waits for running handlers */
 	unregister_probes(sl_tracepoint(probes[ARRAY_SIZE(probes) - 1].tp) ?
 			  ARRAY_SIZE(probes) : ARRAY_SIZE(probes) - 1);
@@ -502,6 +603,33 @@ static void show_rows(struct seq_file *m, const char *scope,
 }
 
 /*
+ * The CPUs with rows in the reports: the present ones and any other that
+ * is online in @s (an offline CPU's rows: its episodes up to its offline).
+ */
+static bool shown_cpu(struct snapshot *s, int cpu)
+{
+	return cpu_present(cpu) || s->cpus[cpu].online;
+}
+
+/* "# online cpus: 0 1" and "# offline cpus: none", as in the snapshot */
+static void show_online(struct seq_file *m, struct snapshot *s)
+{
+	int pass, cpu, n;
+
+	for (pass = 1; pass >= 0; pass--) {
+		seq_printf(m, "# %s cpus:", pass ? "online" : "offline");
+		n = 0;
+		for_each_possible_cpu(cpu) {
+			if (!shown_cpu(s, cpu) || s->cpus[cpu].online != pass)
+				continue;
+			seq_printf(m, " %d", cpu);
+			n++;
+		}
+		seq_puts(m, n ? "\n" : " none\n");
+	}
+}
+
+/*
  * The rules as columns after a first column @col (width @width), then
  * @rows for the system and for each CPU.
  */
@@ -518,7 +646,9 @@ static void show_scopes(struct seq_file *m, struct snapshot *s, const char *col,
 		seq_printf(m, " %9s", rule_names[r]);
 	seq_putc(m, '\n');
 	rows(m, "system", s->sys.sys, s->now);
-	for_each_online_cpu(cpu) {
+	for_each_possible_cpu(cpu) {
+		if (!shown_cpu(s, cpu))
+			continue;
 		snprintf(scope, sizeof(scope), "cpu%d", cpu);
 		rows(m, scope, s->cpus[cpu].v, s->now);
 	}
@@ -542,6 +672,7 @@ static int report_show(struct seq_file *m, void *v)
 	seq_printf(m, " (enqueues skipped, state unchanged: %llu)\n",
 		   sl_percpu_sum(&enqueues_skipped, 0) - s->skipped_base);
 	show_kernel_flag(m, s);
+	show_online(m, s);
 	show_scopes(m, s, "metric", -8, show_rows);
 	free_snapshot(s);
 	return 0;
@@ -556,7 +687,13 @@ static int cpus_show(struct seq_file *m, void *v)
 
 	seq_puts(m, "# per CPU: the kernel's real values, then as the rules see them (emulated capacity applied); dyn_threshold: the dynamic rule's\n");
 	seq_puts(m, "cpu real_util real_cap real_cap_orig   util capacity cap_orig uclamp_min uclamp_max nr_cfs idle dyn_threshold\n");
-	for_each_online_cpu(cpu) {
+	for_each_possible_cpu(cpu) {
+		/* offline for the rules (while enabled), else for the kernel */
+		if (s ? !s->cpus[cpu].online : !cpu_online(cpu)) {
+			if (cpu_present(cpu))
+				seq_printf(m, "%3d offline\n", cpu);
+			continue;
+		}
 		read_state(cpu, &st);
 		seq_printf(m, "%3d %9lu %8lu %13lu %6lu %8lu %8lu %10lu %10lu %6u %4d %13ld\n",
 			   cpu, st.real_util, st.real_capacity, st.real_capacity_orig,

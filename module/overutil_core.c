@@ -12,7 +12,8 @@
  * capacity, the number of CFS tasks, whether it is idle). Every rule is
  * evaluated at every event from that state alone, plus a little memory of
  * its own; nothing is interpolated between events. The largest
- * capacity_orig seen at any event so far is kept as the system's maximum.
+ * capacity_orig seen at any event so far is kept as the system's maximum
+ * (recomputed over the online CPUs when one goes offline, see below).
  *
  * The mainline test
  * -----------------
@@ -73,10 +74,23 @@
  * The rules, for the system
  * -------------------------
  * sl_ou_system_update() sets the system verdict of each rule: on when that
- * rule is on for at least one CPU, except ALL, on only when it is on for
- * every one of the nr_cpus CPUs. CPU events do not update the system
- * verdicts; the caller decides when (the kernel updates its flag from the
- * tick and from load balancing, for instance).
+ * rule is on for at least one online CPU, except ALL, on only when it is on
+ * for every online CPU (and at least one is online). CPU events do not
+ * update the system verdicts; the caller decides when (the kernel updates
+ * its flag from the tick and from load balancing, for instance).
+ *
+ * CPU hotplug
+ * -----------
+ * Every CPU starts online (sl_ou_init()). sl_ou_cpu_offline() takes one
+ * out: each of its verdicts that is on ends at that instant (a clear, its
+ * episode closed into the stats), it takes no more events (they are
+ * ignored), it leaves the system rules' inputs (the system verdicts are
+ * recomputed over the CPUs still online) and the largest capacity_orig
+ * becomes the largest of the online CPUs' last events. sl_ou_cpu_online()
+ * brings one back fresh, as at sl_ou_init() (every verdict off from that
+ * instant, just idle, no input, no linger count, no cached threshold) but
+ * with the statistics of its earlier episodes kept; the system verdicts
+ * are recomputed with it (off until its first event: it can turn ALL off).
  *
  * Episodes
  * --------
@@ -135,6 +149,28 @@ static void sl_ou_verdict_init(struct sl_ou_verdict *v, u64 now_ns)
 	v->on = false;
 	v->since_ns = now_ns;
 	sl_ou_zero_stats(&v->st);
+}
+
+/*
+ * A CPU's state as at the start, statistics aside: no input yet, just
+ * idle, every verdict off since @now_ns, online.
+ */
+static void sl_ou_cpu_fresh(struct sl_ou_cpu *cpu, u64 now_ns)
+{
+	static const struct sl_ou_input zero_input;
+	unsigned int r;
+
+	cpu->in = zero_input;
+	cpu->raw = false;
+	cpu->idle_ns = now_ns;
+	cpu->linger_ticks = 0;
+	cpu->dyn_capacity = 0;
+	cpu->dyn_threshold = 0;
+	cpu->online = true;
+	for (r = 0; r < SL_OU_NR_RULES; r++) {
+		cpu->v[r].on = false;
+		cpu->v[r].since_ns = now_ns;
+	}
 }
 
 /*
@@ -248,11 +284,12 @@ bool sl_ou_mainline(const struct sl_ou_input *in)
  * @nr_cpus: number of CPUs, at least 1
  * @p: the rules' parameters, copied
  * @now_ns: the start; each CPU counts as having just been idle
+ *
+ * Every CPU starts online: take the others out with sl_ou_cpu_offline().
  */
 void sl_ou_init(struct sl_ou_system *s, struct sl_ou_cpu *cpus,
 		unsigned int nr_cpus, const struct sl_ou_params *p, u64 now_ns)
 {
-	static const struct sl_ou_input zero_input;
 	unsigned int c, r;
 
 	s->p = *p;
@@ -265,14 +302,9 @@ void sl_ou_init(struct sl_ou_system *s, struct sl_ou_cpu *cpus,
 	for (c = 0; c < nr_cpus; c++) {
 		struct sl_ou_cpu *cpu = &cpus[c];
 
-		cpu->in = zero_input;
-		cpu->raw = false;
-		cpu->idle_ns = now_ns;
-		cpu->linger_ticks = 0;
-		cpu->dyn_capacity = 0;
-		cpu->dyn_threshold = 0;
 		for (r = 0; r < SL_OU_NR_RULES; r++)
 			sl_ou_verdict_init(&cpu->v[r], now_ns);
+		sl_ou_cpu_fresh(cpu, now_ns);
 	}
 }
 
@@ -313,7 +345,7 @@ static unsigned long sl_ou_dyn_threshold(const struct sl_ou_params *p,
 /**
  * sl_ou_cpu_event - an event on one CPU
  * @s: the system
- * @cpu: the CPU, below s->nr_cpus (others are ignored)
+ * @cpu: the CPU, below s->nr_cpus and online (others are ignored)
  * @ev: what happened
  * @in: the CPU's state at the event, copied
  * @now_ns: when
@@ -332,7 +364,7 @@ unsigned int sl_ou_cpu_event(struct sl_ou_system *s, unsigned int cpu,
 	unsigned int r, changed = 0;
 	bool raw;
 
-	if (cpu >= s->nr_cpus)
+	if (cpu >= s->nr_cpus || !s->cpus[cpu].online)
 		return 0;
 	c = &s->cpus[cpu];
 
@@ -365,8 +397,9 @@ unsigned int sl_ou_cpu_event(struct sl_ou_system *s, unsigned int cpu,
  * @s: the system
  * @now_ns: when
  *
- * Each rule's system verdict is on if the rule is on for any CPU, except
- * SL_OU_ALL, on only if it is on for all of them.
+ * Each rule's system verdict is on if the rule is on for any online CPU,
+ * except SL_OU_ALL, on only if it is on for every online CPU (off if none
+ * is online). Offline CPUs play no part.
  *
  * Return: SL_OU_SYS_BIT() of each rule whose system verdict changed.
  */
@@ -374,13 +407,16 @@ unsigned int sl_ou_system_update(struct sl_ou_system *s, u64 now_ns)
 {
 	bool any[SL_OU_NR_RULES], all[SL_OU_NR_RULES];
 	unsigned int c, r, changed = 0;
-	bool on;
+	bool on, any_online = false;
 
 	for (r = 0; r < SL_OU_NR_RULES; r++) {
 		any[r] = false;
-		all[r] = s->nr_cpus > 0;
+		all[r] = true;
 	}
 	for (c = 0; c < s->nr_cpus; c++) {
+		if (!s->cpus[c].online)
+			continue;
+		any_online = true;
 		for (r = 0; r < SL_OU_NR_RULES; r++) {
 			if (s->cpus[c].v[r].on)
 				any[r] = true;
@@ -390,11 +426,70 @@ unsigned int sl_ou_system_update(struct sl_ou_system *s, u64 now_ns)
 	}
 
 	for (r = 0; r < SL_OU_NR_RULES; r++) {
-		on = r == SL_OU_ALL ? all[r] : any[r];
+		on = r == SL_OU_ALL ? all[r] && any_online : any[r];
 		if (sl_ou_verdict_set(&s->sys[r], on, now_ns))
 			changed |= SL_OU_SYS_BIT(r);
 	}
 	return changed;
+}
+
+/**
+ * sl_ou_cpu_offline - a CPU goes offline
+ * @s: the system
+ * @cpu: the CPU
+ * @now_ns: when
+ *
+ * Each verdict of @cpu that is on ends at @now_ns; @cpu takes no events
+ * until sl_ou_cpu_online(); the system verdicts are recomputed without it
+ * and the largest capacity_orig is the largest of the online CPUs' last
+ * events. Nothing happens for a CPU already offline or past nr_cpus.
+ *
+ * Return: SL_OU_CPU_BIT() of each rule whose verdict of @cpu ended, and
+ * SL_OU_SYS_BIT() of each rule whose system verdict changed.
+ */
+unsigned int sl_ou_cpu_offline(struct sl_ou_system *s, unsigned int cpu,
+			       u64 now_ns)
+{
+	struct sl_ou_cpu *c;
+	unsigned int i, r, changed = 0;
+	unsigned long max_cap = 0;
+
+	if (cpu >= s->nr_cpus || !s->cpus[cpu].online)
+		return 0;
+	c = &s->cpus[cpu];
+	for (r = 0; r < SL_OU_NR_RULES; r++)
+		if (sl_ou_verdict_set(&c->v[r], false, now_ns))
+			changed |= SL_OU_CPU_BIT(r);
+	c->online = false;
+	c->raw = false;
+	c->linger_ticks = 0;
+	for (i = 0; i < s->nr_cpus; i++)
+		if (s->cpus[i].online && s->cpus[i].in.capacity_orig > max_cap)
+			max_cap = s->cpus[i].in.capacity_orig;
+	s->max_capacity_orig = max_cap;
+	return changed | sl_ou_system_update(s, now_ns);
+}
+
+/**
+ * sl_ou_cpu_online - a CPU comes (back) online
+ * @s: the system
+ * @cpu: the CPU
+ * @now_ns: when
+ *
+ * @cpu starts afresh as at sl_ou_init() (every verdict off from @now_ns,
+ * just idle, no input yet), its statistics kept; the system verdicts are
+ * recomputed with it. Nothing happens for a CPU already online or past
+ * nr_cpus.
+ *
+ * Return: SL_OU_SYS_BIT() of each rule whose system verdict changed.
+ */
+unsigned int sl_ou_cpu_online(struct sl_ou_system *s, unsigned int cpu,
+			      u64 now_ns)
+{
+	if (cpu >= s->nr_cpus || s->cpus[cpu].online)
+		return 0;
+	sl_ou_cpu_fresh(&s->cpus[cpu], now_ns);
+	return sl_ou_system_update(s, now_ns);
 }
 
 /**

@@ -77,13 +77,14 @@ struct sl_ou_cpu {
 	unsigned int linger_ticks;	/* ticks the raw value disagreed with linger */
 	unsigned long dyn_capacity;	/* capacity the threshold below is for */
 	unsigned long dyn_threshold;	/* sl_pelt_margin_threshold() of it */
+	bool online;			/* takes events, counts in the system rules */
 	struct sl_ou_verdict v[SL_OU_NR_RULES];
 };
 
 struct sl_ou_system {
 	struct sl_ou_params p;
 	unsigned int nr_cpus;
-	unsigned long max_capacity_orig;	/* largest capacity_orig seen */
+	unsigned long max_capacity_orig;	/* largest capacity_orig seen (online CPUs) */
 	struct sl_ou_cpu *cpus;			/* nr_cpus of them, the caller's */
 	struct sl_ou_verdict sys[SL_OU_NR_RULES];
 };
@@ -100,6 +101,10 @@ unsigned int sl_ou_cpu_event(struct sl_ou_system *s, unsigned int cpu,
 			     enum sl_ou_event ev, const struct sl_ou_input *in,
 			     u64 now_ns);
 unsigned int sl_ou_system_update(struct sl_ou_system *s, u64 now_ns);
+unsigned int sl_ou_cpu_offline(struct sl_ou_system *s, unsigned int cpu,
+			       u64 now_ns);
+unsigned int sl_ou_cpu_online(struct sl_ou_system *s, unsigned int cpu,
+			      u64 now_ns);
 void sl_ou_stats_at(const struct sl_ou_verdict *v, u64 now_ns,
 		    struct sl_ou_stats *out);
 void sl_ou_reset_stats(struct sl_ou_system *s, u64 now_ns);

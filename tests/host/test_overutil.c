@@ -7,7 +7,10 @@
  *    by brute force, a small reference of the linger hysteresis, the
  *    histogram bucket as the power of two bracketing the length);
  *  - exact instants of every transition, and exact counts and times in the
- *    episode stats, worked out by hand from the definitions.
+ *    episode stats, worked out by hand from the definitions;
+ *  - CPU hotplug: a reference model of mainline, lone and the system rules
+ *    over the online CPUs, driven by the same random events, CPUs going
+ *    offline and online among them.
  * Prints "ok - ..." / "not ok - ..." lines; exit 1 if any failed.
  */
 #include <stdio.h>
@@ -186,6 +189,149 @@ static void linger_random(unsigned int C, unsigned int S)
 	    C, S, (unsigned long long)(lg.sets + lg.clears),
 	    (unsigned long long)(ml.sets + ml.clears), (unsigned long long)raw_changes,
 	    (unsigned long long)ml.time_ns, (unsigned long long)ml_time);
+}
+
+/*
+ * CPU hotplug, random: 3 CPUs of capacities 160, 512, 1024; events with
+ * random util and task counts on random CPUs (offline ones included),
+ * CPUs going offline and online. A reference written from the definitions
+ * (mainline: the fit inequality at the CPU's last event while online, off
+ * when offline; lone: mainline but for one task on a CPU of the largest
+ * capacity among the events seen, over the online CPUs after an offline;
+ * system: mainline on any online CPU, all on every online CPU and at least
+ * one online) is compared at every step, and the episode stats at the end.
+ */
+struct ref_verdict {
+	bool on;
+	u64 since, time, sets, clears;
+};
+
+static void ref_set(struct ref_verdict *v, bool on, u64 now)
+{
+	if (v->on == on)
+		return;
+	if (on) {
+		v->sets++;
+	} else {
+		v->time += now - v->since;
+		v->clears++;
+	}
+	v->on = on;
+	v->since = now;
+}
+
+static bool ref_same(const struct sl_ou_verdict *v, const struct ref_verdict *r, u64 now)
+{
+	struct sl_ou_stats st;
+
+	sl_ou_stats_at(v, now, &st);
+	return v->on == r->on && st.sets == r->sets && st.clears == r->clears &&
+	       st.time_ns == r->time + (r->on ? now - r->since : 0);
+}
+
+static void hotplug_random(void)
+{
+	static const unsigned long cap[3] = { 160, 512, 1024 };
+	struct sl_ou_params p = def_params;
+	struct sl_ou_system s;
+	struct sl_ou_cpu cpus[3];
+	struct ref_verdict ml[3] = { { 0 } }, lone[3] = { { 0 } }, sys_ml = { 0 }, sys_all = { 0 };
+	bool online[3] = { true, true, true };
+	unsigned long last_cap[3] = { 0, 0, 0 }, ref_max = 0;
+	u64 now = T0;
+	u64 offlines = 0, onlines = 0, ignored = 0, all_alone = 0, lone_big_gone = 0;
+	int i, c, n, bad_at = -1, masks_ok = 1;
+
+	sl_ou_init(&s, cpus, 3, &p, now);
+	for (i = 0; i < 200000 && bad_at < 0; i++) {
+		unsigned int m, want = 0;
+		bool any = false, all = true;
+		int r;
+
+		now += 1 + xorshift() % (2 * MS);
+		c = xorshift() % 3;
+		if (xorshift() % 10 == 0) {
+			bool before[SL_OU_NR_RULES];
+
+			for (r = 0; r < SL_OU_NR_RULES; r++)
+				before[r] = cpus[c].v[r].on;
+			if (online[c]) {
+				/* only an online CPU can go offline: keep one */
+				if (online[(c + 1) % 3] || online[(c + 2) % 3] || xorshift() % 4 == 0) {
+					m = sl_ou_cpu_offline(&s, c, now);
+					online[c] = false;
+					offlines++;
+					ref_set(&ml[c], false, now);
+					ref_set(&lone[c], false, now);
+					ref_max = 0;
+					for (n = 0; n < 3; n++)
+						if (online[n] && last_cap[n] > ref_max)
+							ref_max = last_cap[n];
+					for (r = 0; r < SL_OU_NR_RULES; r++)
+						if (before[r])
+							want |= SL_OU_CPU_BIT(r);
+				} else {
+					m = sl_ou_cpu_online(&s, c, now);	/* already online */
+				}
+			} else {
+				m = sl_ou_cpu_online(&s, c, now);
+				online[c] = true;
+				onlines++;
+				last_cap[c] = 0;
+			}
+			if ((m & ((1U << SL_OU_NR_RULES) - 1)) != want)
+				masks_ok = 0;
+		} else {
+			unsigned int nr = 1 + xorshift() % 2;
+			unsigned long util = xorshift() % (cap[c] + 1);
+			struct sl_ou_input in = in_of(util, cap[c], nr, false);
+
+			m = sl_ou_cpu_event(&s, c, xorshift() % SL_OU_NR_EVENTS, &in, now);
+			if (online[c]) {
+				bool raw = ref_over(util, cap[c]);
+
+				last_cap[c] = cap[c];
+				if (cap[c] > ref_max)
+					ref_max = cap[c];
+				ref_set(&ml[c], raw, now);
+				ref_set(&lone[c], raw && !(nr == 1 && cap[c] >= ref_max), now);
+				if (raw && nr == 1 && ref_max < 1024 && cap[c] == ref_max)
+					lone_big_gone++;
+			} else {
+				ignored++;
+				if (m)
+					masks_ok = 0;
+			}
+			m |= sl_ou_system_update(&s, now);
+		}
+		for (n = 0; n < 3; n++) {
+			if (!online[n])
+				continue;
+			any |= ml[n].on;
+			all &= ml[n].on;
+		}
+		all &= online[0] || online[1] || online[2];
+		if (all && !(online[0] && online[1] && online[2]))
+			all_alone++;
+		ref_set(&sys_ml, any, now);
+		ref_set(&sys_all, all, now);
+		for (n = 0; n < 3; n++)
+			if (cpus[n].online != online[n] || !ref_same(&cpus[n].v[SL_OU_MAINLINE], &ml[n], now) ||
+			    !ref_same(&cpus[n].v[SL_OU_ALL], &ml[n], now) ||
+			    !ref_same(&cpus[n].v[SL_OU_LONE], &lone[n], now))
+				bad_at = i;
+		if (!ref_same(&s.sys[SL_OU_MAINLINE], &sys_ml, now) ||
+		    !ref_same(&s.sys[SL_OU_ALL], &sys_all, now) || s.max_capacity_orig != ref_max)
+			bad_at = i;
+	}
+	tap(bad_at < 0 && masks_ok,
+	    "hotplug, %d random steps (%llu offlines, %llu onlines, %llu events of offline CPUs): online flags, per-CPU mainline/all/lone and system mainline/all verdicts and stats, largest capacity, equal the reference at every step%s",
+	    i, (unsigned long long)offlines, (unsigned long long)onlines,
+	    (unsigned long long)ignored, bad_at < 0 ? "" : " (not from a step on)");
+	tap(bad_at < 0 && sys_all.sets > 0 && all_alone > 0 && lone_big_gone > 0 && ignored > 0,
+	    "hotplug, random: the all-CPUs rule flagged the system with a CPU offline at %llu steps (%llu episodes, %llu ms); lone spared a lone task on a smaller CPU with the 1024 one offline %llu times",
+	    (unsigned long long)all_alone, (unsigned long long)sys_all.sets,
+	    (unsigned long long)(sys_all.time / MS), (unsigned long long)lone_big_gone);
 }
 
 /* expected bucket: i with 2^i us <= ns < 2^(i+1) us, 0 below 2 us, capped */
@@ -676,6 +822,120 @@ int main(void)
 	st = cpus[0].v[SL_OU_MAINLINE].st;
 	ok &= st.clears == 1 && st.time_ns == 0 && st.hist[0] == 1;
 	tap(ok, "an event for a CPU past nr_cpus is ignored; an episode closed before it began counts 0 ns");
+
+	/* 10. CPU hotplug, step by step: 2 CPUs of 1024, linger C=1 S=0 */
+	{
+		const unsigned int two = SL_OU_SYS_BIT(SL_OU_MAINLINE) | SL_OU_SYS_BIT(SL_OU_ALL);
+		unsigned int want = 0;
+		u64 t_set1, t_off = T0 + 40 * US, t_on = T0 + 100 * US;
+		struct sl_ou_stats before[SL_OU_NR_RULES];
+		bool was_on[SL_OU_NR_RULES];
+
+		sl_ou_init(&s, cpus, 2, &p, T0);
+		in = in_of(1000, 1024, 2, false);
+		sl_ou_cpu_event(&s, 0, SL_OU_EV_TICK, &in, T0 + 10 * US);
+		sl_ou_system_update(&s, T0 + 10 * US);
+		t_set1 = T0 + 20 * US;
+		sl_ou_cpu_event(&s, 1, SL_OU_EV_TICK, &in, t_set1);
+		m = sl_ou_system_update(&s, t_set1);
+		ok = (m & two) == SL_OU_SYS_BIT(SL_OU_ALL);
+		in.util = 100;			/* CPU 1 fits again; linger holds (not a tick) */
+		sl_ou_cpu_event(&s, 1, SL_OU_EV_ENQUEUE, &in, T0 + 30 * US);
+		m = sl_ou_system_update(&s, T0 + 30 * US);
+		ok &= (m & two) == SL_OU_SYS_BIT(SL_OU_ALL) && !s.sys[SL_OU_ALL].on &&
+		      cpus[1].v[SL_OU_LINGER].on && !cpus[1].v[SL_OU_MAINLINE].on;
+		tap(ok, "hotplug: both CPUs overutilized turn all on, CPU 1 fitting again turns it off (its linger still on)");
+
+		/* offline CPU 1: its open episodes end, all is now over CPU 0 alone */
+		for (r = 0; r < SL_OU_NR_RULES; r++) {
+			was_on[r] = cpus[1].v[r].on;
+			if (was_on[r])
+				want |= SL_OU_CPU_BIT(r);
+			sl_ou_stats_at(&cpus[1].v[r], t_off, &before[r]);
+		}
+		m = sl_ou_cpu_offline(&s, 1, t_off);
+		ok = m == (want | SL_OU_SYS_BIT(SL_OU_ALL)) && want == SL_OU_CPU_BIT(SL_OU_LINGER) &&
+		     !cpus[1].online && s.sys[SL_OU_ALL].on && s.sys[SL_OU_ALL].since_ns == t_off &&
+		     s.sys[SL_OU_MAINLINE].on && s.sys[SL_OU_LINGER].on;
+		for (r = 0; r < SL_OU_NR_RULES; r++) {
+			st = cpus[1].v[r].st;
+			ok &= !cpus[1].v[r].on && (!was_on[r] || cpus[1].v[r].since_ns == t_off) &&
+			      st.clears == before[r].clears + (was_on[r] ? 1 : 0) &&
+			      st.time_ns == before[r].time_ns && st.sets == before[r].sets;
+		}
+		ok &= cpus[1].v[SL_OU_LINGER].st.max_ns == t_off - t_set1;
+		tap(ok, "hotplug: CPU 1 offline at 40 us ends its linger episode there (%llu ns, one clear), the others were off; all turns on with CPU 0 alone online (mask %#x)",
+		    (unsigned long long)cpus[1].v[SL_OU_LINGER].st.time_ns, m);
+
+		in.util = 1000;
+		m = sl_ou_cpu_event(&s, 1, SL_OU_EV_TICK, &in, T0 + 50 * US);
+		m |= sl_ou_system_update(&s, T0 + 50 * US);
+		sl_ou_stats_at(&cpus[1].v[SL_OU_LINGER], T0 + 1000 * MS, &st);
+		sl_ou_stats_at(&s.sys[SL_OU_ALL], T0 + 90 * US, &st2);
+		ok = m == 0 && !cpus[1].v[SL_OU_MAINLINE].on && cpus[1].in.util == 100 &&
+		     st.time_ns == t_off - t_set1 && st2.time_ns == (30 - 20) * US + (90 - 40) * US;
+		tap(ok, "hotplug: an event of the offline CPU 1 is ignored; its time stays %llu ns a second later; the system all counts 10 us + its open 50 us",
+		    (unsigned long long)st.time_ns);
+
+		/* CPU 0 goes too: nothing online, all off */
+		in.util = 0;
+		m = sl_ou_cpu_offline(&s, 0, T0 + 95 * US);
+		ok = (m & two) == two && !s.sys[SL_OU_ALL].on && !s.sys[SL_OU_MAINLINE].on &&
+		     s.max_capacity_orig == 0;
+		m = sl_ou_cpu_online(&s, 0, T0 + 96 * US);
+		ok &= m == 0 && cpus[0].online;
+		m = sl_ou_cpu_event(&s, 0, SL_OU_EV_TICK, &in, T0 + 97 * US);
+		m |= sl_ou_system_update(&s, T0 + 97 * US);
+		ok &= m == 0 && s.max_capacity_orig == 1024;
+		tap(ok, "hotplug: with no CPU online every system verdict is off, all included; back online, a fitting CPU 0 changes nothing");
+		in.util = 1000;
+		sl_ou_cpu_event(&s, 0, SL_OU_EV_TICK, &in, T0 + 98 * US);
+		m = sl_ou_system_update(&s, T0 + 98 * US);
+		ok = (m & two) == two && s.sys[SL_OU_ALL].on;
+
+		/* CPU 1 back: fresh, its stats kept; all off until it is overutilized */
+		for (r = 0; r < SL_OU_NR_RULES; r++)
+			before[r] = cpus[1].v[r].st;
+		cpus[1].linger_ticks = 7;	/* stale state it must not keep */
+		cpus[1].dyn_capacity = 3;
+		m = sl_ou_cpu_online(&s, 1, t_on);
+		ok &= m == SL_OU_SYS_BIT(SL_OU_ALL) && !s.sys[SL_OU_ALL].on && cpus[1].online &&
+		      cpus[1].idle_ns == t_on && cpus[1].linger_ticks == 0 &&
+		      cpus[1].dyn_capacity == 0 && cpus[1].in.util == 0 && !cpus[1].raw;
+		for (r = 0; r < SL_OU_NR_RULES; r++)
+			ok &= !cpus[1].v[r].on && cpus[1].v[r].since_ns == t_on &&
+			      cpus[1].v[r].st.sets == before[r].sets &&
+			      cpus[1].v[r].st.clears == before[r].clears &&
+			      cpus[1].v[r].st.time_ns == before[r].time_ns;
+		m = sl_ou_cpu_online(&s, 1, t_on + 1);
+		ok &= m == 0 && cpus[1].v[SL_OU_MAINLINE].since_ns == t_on;
+		tap(ok, "hotplug: CPU 1 online again at 100 us starts fresh (verdicts off since then, just idle, no stale linger count or threshold), stats kept; all turns off; a second online changes nothing");
+		m = sl_ou_cpu_event(&s, 1, SL_OU_EV_TICK, &in, T0 + 110 * US);
+		m |= sl_ou_system_update(&s, T0 + 110 * US);
+		ok = (m & SL_OU_CPU_BIT(SL_OU_MAINLINE)) && (m & SL_OU_SYS_BIT(SL_OU_ALL)) &&
+		     cpus[1].v[SL_OU_MAINLINE].st.sets == before[SL_OU_MAINLINE].sets + 1 &&
+		     s.sys[SL_OU_ALL].on;
+		m = sl_ou_cpu_offline(&s, 1, T0 + 120 * US);
+		m |= sl_ou_cpu_offline(&s, 1, T0 + 130 * US);
+		ok &= cpus[1].v[SL_OU_MAINLINE].st.time_ns == before[SL_OU_MAINLINE].time_ns + 10 * US &&
+		      sl_ou_cpu_offline(&s, 5, T0 + 140 * US) == 0 &&
+		      sl_ou_cpu_online(&s, 5, T0 + 140 * US) == 0;
+		tap(ok, "hotplug: CPU 1 takes events again (overutilized at 110 us, all on); offline again at 120 us closes a 10 us episode; a second offline and CPUs past nr_cpus change nothing");
+
+		/* lone: the biggest CPU gone, the biggest online one is the biggest */
+		sl_ou_init(&s, cpus, 2, &p, T0);
+		in = in_of(10, 1024, 1, false);
+		sl_ou_cpu_event(&s, 1, SL_OU_EV_TICK, &in, T0 + 1 * US);
+		in = in_of(140, 160, 1, false);
+		sl_ou_cpu_event(&s, 0, SL_OU_EV_TICK, &in, T0 + 2 * US);
+		ok = cpus[0].v[SL_OU_LONE].on && s.max_capacity_orig == 1024;
+		sl_ou_cpu_offline(&s, 1, T0 + 3 * US);
+		ok &= s.max_capacity_orig == 160;
+		sl_ou_cpu_event(&s, 0, SL_OU_EV_TICK, &in, T0 + 4 * US);
+		ok &= !cpus[0].v[SL_OU_LONE].on && cpus[0].v[SL_OU_MAINLINE].on;
+		tap(ok, "hotplug: lone: with the 1024 CPU offline, one task over 80%% of the 160 CPU has nowhere better to go (lone off, mainline on)");
+	}
+	hotplug_random();
 
 	/* sl_ou_same_state: every field the rules read counts */
 	{
