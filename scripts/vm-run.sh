@@ -93,6 +93,8 @@ results=$(cd "$results" && pwd)
 {
 	printf 'cd %q\n' "$SCHEDLAB_TOP"
 	printf 'export SCHEDLAB_KVER=%q SCHEDLAB_PKGVER=%q SCHEDLAB_SERIES=%q\n' "$KVER" "$PKGVER" "$series"
+	# the kernel's own modules (locktorture on the built kernels)
+	printf 'export SCHEDLAB_MODDIR=%q\n' "$info/root/lib/modules/$KVER"
 	# test knobs reach the guest: SCHEDLAB_TEST_* and SL_FUZZ_*
 	for v in $(compgen -e | grep -E '^(SCHEDLAB_TEST_|SL_FUZZ_)'); do
 		printf 'export %s=%q\n' "$v" "${!v}"
@@ -151,7 +153,7 @@ if [ ! -f "$results/exit-status" ]; then
 	exit 125
 fi
 rc=$(cat "$results/exit-status")
-splat='(BUG:|WARNING:|Oops|general protection fault|Kernel panic|KASAN|UBSAN|possible recursive locking|possible circular locking|lockdep|INFO: task .* blocked for more than|RCU detected stall|refcount_t:|list_add corruption|list_del corruption|kmemleak: [0-9]+ new suspected)'
+splat='(BUG:|WARNING:|Oops|general protection fault|Kernel panic|KASAN|UBSAN|possible recursive locking|possible circular locking|lockdep|INFO: task .* blocked for more than|detected (expedited )?stalls? on|self-detected stall|refcount_t:|list_add corruption|list_del corruption|kmemleak: [0-9]+ new suspected)'
 if grep -Eq "$splat" "$results/dmesg.txt"; then
 	echo "vm-run: kernel splat in the guest's dmesg:" >&2
 	grep -En -A25 "$splat" "$results/dmesg.txt" | head -n 120 >&2
