@@ -83,6 +83,10 @@ ctx_set() {	# ctx_set CASE 0|1
 		echo "$2" > $TRACING/events/schedlab/signals_task/enable
 		echo "$2" > $TRACING/events/schedlab/signals_cpu/enable
 		echo "$2" > /sys/kernel/schedlab/signals/enabled ;;
+	all)	# every feature this kernel has, at once
+		for f in /sys/kernel/schedlab/*/; do
+			[ "$(cut -c1 "$f/available")" = 1 ] && echo "$2" > "$f/enabled"
+		done ;;
 	*)	echo "$2" > "/sys/kernel/schedlab/$1/enabled" ;;
 	esac
 	sleep 0.2	# let the toggle's own work (RCU, text patching) settle
@@ -152,7 +156,7 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
-	for c in dlparams signals signals+trace overutil blocked_on; do
+	for c in dlparams signals signals+trace overutil blocked_on all; do
 		ab_bench $c 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-$c.json"
 		print_row "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done
