@@ -185,9 +185,34 @@ static const struct sl_bo_hnode *sl_bo_cnode(const struct sl_bo_table *tb, u32 i
 
 static u32 sl_bo_bucket(const struct sl_bo_table *tb, u64 key)
 {
-	u64 h = key * 0x9e3779b97f4a7c15ULL;
+	return sl_bo_bucket_of(key, tb->size);
+}
 
-	return (u32)(h >> 32) % tb->size;
+/*
+ * The hint of bucket @b from its keys: those for which @pred (NULL: all)
+ * holds. O(the bucket's length).
+ */
+static u64 sl_bo_bucket_hint(const struct sl_bo_graph *g, const struct sl_bo_table *tb,
+			     u32 b, bool (*pred)(const struct sl_bo_graph *g, u32 i))
+{
+	u32 i = sl_bo_cnode(tb, b)->head, n;
+	u64 hint = 0;
+
+	for (n = 0; i != SL_BO_NIL && n < tb->size; n++) {
+		const struct sl_bo_hnode *h = sl_bo_cnode(tb, i);
+
+		if (h->key && (!pred || pred(g, i)))
+			hint = hint ? SL_BO_HINT_MANY : h->key;
+		i = h->next;
+	}
+	return hint;
+}
+
+static void sl_bo_table_hint(struct sl_bo_table *tb, u64 key)
+{
+	u32 b = sl_bo_bucket(tb, key);
+
+	SL_BO_WRITE_ONCE(sl_bo_node(tb, b)->hint, sl_bo_bucket_hint(NULL, tb, b, NULL));
 }
 
 static void sl_bo_table_init(struct sl_bo_table *tb, void *base, u32 size,
@@ -207,6 +232,7 @@ static void sl_bo_table_init(struct sl_bo_table *tb, void *base, u32 size,
 
 		h->key = 0;
 		h->head = SL_BO_NIL;
+		h->hint = 0;
 		h->next = i + 1 < size ? i + 1 : SL_BO_NIL;
 	}
 }
@@ -244,6 +270,7 @@ static u32 sl_bo_insert(struct sl_bo_table *tb, u64 key)
 	h->next = b->head;
 	b->head = i;
 	tb->nr++;
+	sl_bo_table_hint(tb, key);
 	return i;
 }
 
@@ -259,6 +286,7 @@ static void sl_bo_remove(struct sl_bo_table *tb, u32 i)
 		pp = &sl_bo_node(tb, *pp)->next;
 	}
 	*pp = h->next;
+	sl_bo_table_hint(tb, h->key);
 	h->key = 0;
 	h->next = tb->free;
 	tb->free = i;
@@ -408,6 +436,10 @@ static u32 sl_bo_task_new(struct sl_bo_graph *g, u64 key,
 	t->wprev = SL_BO_NIL;
 	t->wnext = SL_BO_NIL;
 	t->nr_owned = 0;
+	t->owned = SL_BO_NIL;
+	t->visit = 0;
+	t->qnext = SL_BO_NIL;
+	t->qdist = 0;
 	if (in) {
 		sl_bo_set_info(t, in);
 	} else {
@@ -455,9 +487,27 @@ static void sl_bo_set_owner(struct sl_bo_graph *g, u32 li, u64 owner,
 	}
 	if (oti == old)
 		return;
+	if (old != SL_BO_NIL) {
+		/* off the old owner's list of locks */
+		if (l->oprev != SL_BO_NIL)
+			g->locks[l->oprev].onext = l->onext;
+		else
+			g->tasks[old].owned = l->onext;
+		if (l->onext != SL_BO_NIL)
+			g->locks[l->onext].oprev = l->oprev;
+	}
 	l->owner = oti;
-	if (oti != SL_BO_NIL)
-		g->tasks[oti].nr_owned++;
+	l->oprev = SL_BO_NIL;
+	l->onext = SL_BO_NIL;
+	if (oti != SL_BO_NIL) {
+		struct sl_bo_task *o = &g->tasks[oti];
+
+		o->nr_owned++;
+		l->onext = o->owned;
+		if (o->owned != SL_BO_NIL)
+			g->locks[o->owned].oprev = li;
+		o->owned = li;
+	}
 	if (old != SL_BO_NIL) {
 		g->tasks[old].nr_owned--;
 		sl_bo_task_put(g, old);
@@ -471,7 +521,10 @@ static u32 sl_bo_lock_new(struct sl_bo_graph *g, u64 key)
 	if (li == SL_BO_NIL)
 		return SL_BO_NIL;
 	g->locks[li].owner = SL_BO_NIL;
+	g->locks[li].oprev = SL_BO_NIL;
+	g->locks[li].onext = SL_BO_NIL;
 	g->locks[li].nr_waiters = 0;
+	g->locks[li].waiters = SL_BO_NIL;
 	g->locks[li].kind = SL_BO_MUTEX;
 	return li;
 }
@@ -487,23 +540,39 @@ static void sl_bo_lock_put(struct sl_bo_graph *g, u32 li)
 	sl_bo_remove(&g->lt, li);
 }
 
+static bool sl_bo_is_waiting(const struct sl_bo_graph *g, u32 ti)
+{
+	return g->tasks[ti].lock != SL_BO_NIL;
+}
+
+/* the waiting hint of the bucket of task @ti's key: after its lock changed */
+static void sl_bo_wait_hint(struct sl_bo_graph *g, u32 ti)
+{
+	u32 b = sl_bo_bucket(&g->tt, g->tasks[ti].h.key);
+
+	SL_BO_WRITE_ONCE(g->tasks[b].whint, sl_bo_bucket_hint(g, &g->tt, b, sl_bo_is_waiting));
+}
+
 /* task @ti starts waiting on lock @li at the graph's now */
 static void sl_bo_wait_attach(struct sl_bo_graph *g, u32 ti, u32 li)
 {
 	struct sl_bo_task *t = &g->tasks[ti];
+	struct sl_bo_lock *l = &g->locks[li];
 	struct sl_bo_wait *w = &t->w;
 	unsigned int c;
 
 	t->lock = li;
-	g->locks[li].nr_waiters++;
+	l->nr_waiters++;
 	t->wprev = SL_BO_NIL;
-	t->wnext = g->wait_first;
-	if (g->wait_first != SL_BO_NIL)
-		g->tasks[g->wait_first].wprev = ti;
-	g->wait_first = ti;
+	t->wnext = l->waiters;
+	if (l->waiters != SL_BO_NIL)
+		g->tasks[l->waiters].wprev = ti;
+	l->waiters = ti;
 	g->nr_waits++;
+	sl_bo_wait_hint(g, ti);
 
 	w->begin_ns = g->now;
+	w->since_ns = g->now;
 	for (c = 0; c < SL_BO_NR_CATS; c++) {
 		w->cat_ns[c] = 0;
 		w->head_ns[c] = 0;
@@ -526,19 +595,21 @@ static void sl_bo_wait_attach(struct sl_bo_graph *g, u32 ti, u32 li)
 static void sl_bo_wait_detach(struct sl_bo_graph *g, u32 ti)
 {
 	struct sl_bo_task *t = &g->tasks[ti];
+	struct sl_bo_lock *l = &g->locks[t->lock];
 
 	if (t->wprev != SL_BO_NIL)
 		g->tasks[t->wprev].wnext = t->wnext;
 	else
-		g->wait_first = t->wnext;
+		l->waiters = t->wnext;
 	if (t->wnext != SL_BO_NIL)
 		g->tasks[t->wnext].wprev = t->wprev;
 	t->wprev = SL_BO_NIL;
 	t->wnext = SL_BO_NIL;
-	g->locks[t->lock].nr_waiters--;
+	l->nr_waiters--;
 	t->lock = SL_BO_NIL;
 	t->w.in_seg = false;
 	g->nr_waits--;
+	sl_bo_wait_hint(g, ti);
 }
 
 /* --- chains and categories ------------------------------------------------ */
@@ -668,6 +739,23 @@ static void sl_bo_snap_take(const struct sl_bo_graph *g,
 	}
 }
 
+/* account wait @w up to the graph's now, in the categories it has been in */
+static void sl_bo_wait_catch_up(const struct sl_bo_graph *g, struct sl_bo_wait *w)
+{
+	u64 dt;
+
+	if (g->now <= w->since_ns)
+		return;
+	dt = g->now - w->since_ns;
+	w->since_ns = g->now;
+	w->cat_ns[w->cat] += dt;
+	w->head_ns[w->head] += dt;
+	if (w->inv_now) {
+		w->inv_ns += dt;
+		w->inv_rules |= w->inv_now;
+	}
+}
+
 /* recompute the categories of the wait of task @ti from the graph */
 static void sl_bo_wait_update(struct sl_bo_graph *g, u32 ti)
 {
@@ -678,6 +766,8 @@ static void sl_bo_wait_update(struct sl_bo_graph *g, u32 ti)
 	struct sl_bo_walk wk;
 	bool stalled;
 
+	sl_bo_wait_catch_up(g, w);
+	g->nr_updates++;
 	sl_bo_walk(g, ti, &wk);
 	w->depth = wk.depth;
 	if (wk.depth > w->max_depth)
@@ -716,35 +806,94 @@ static void sl_bo_wait_update(struct sl_bo_graph *g, u32 ti)
 	}
 }
 
-/* account every wait up to @now, in the categories it has been in */
+/*
+ * The graph's clock moves to @now (waits are accounted lazily, from their
+ * since_ns, when they are recomputed or read).
+ */
 static void sl_bo_advance(struct sl_bo_graph *g, u64 now)
 {
-	u64 dt;
-	u32 ti;
-
-	if (now <= g->now)
-		return;
-	dt = now - g->now;
-	g->now = now;
-	for (ti = g->wait_first; ti != SL_BO_NIL; ti = g->tasks[ti].wnext) {
-		struct sl_bo_wait *w = &g->tasks[ti].w;
-
-		w->cat_ns[w->cat] += dt;
-		w->head_ns[w->head] += dt;
-		if (w->inv_now) {
-			w->inv_ns += dt;
-			w->inv_rules |= w->inv_now;
-		}
-	}
+	if (now > g->now)
+		g->now = now;
 }
 
-/* recompute the categories of every wait */
-static void sl_bo_refresh(struct sl_bo_graph *g)
+/* --- update passes (see "Work per call") ---------------------------------- */
+
+static void sl_bo_pass_begin(struct sl_bo_graph *g)
+{
+	u32 i;
+
+	if (++g->pass == 0) {
+		/* wrapped: no mark may look current */
+		for (i = 0; i < g->tt.size; i++)
+			g->tasks[i].visit = 0;
+		g->pass = 1;
+	}
+	g->qhead = SL_BO_NIL;
+	g->qtail = SL_BO_NIL;
+}
+
+/* queue task @ti at distance @d, unless this pass has reached it already */
+static void sl_bo_push(struct sl_bo_graph *g, u32 ti, u32 d)
+{
+	struct sl_bo_task *t;
+
+	if (ti == SL_BO_NIL)
+		return;
+	t = &g->tasks[ti];
+	if (!t->h.key || t->visit == g->pass)
+		return;
+	t->visit = g->pass;
+	t->qdist = d;
+	t->qnext = SL_BO_NIL;
+	if (g->qtail == SL_BO_NIL)
+		g->qhead = ti;
+	else
+		g->tasks[g->qtail].qnext = ti;
+	g->qtail = ti;
+}
+
+/* something of task @ti changed: its wait, and those whose chain it is in */
+static void sl_bo_touch_task(struct sl_bo_graph *g, u32 ti)
+{
+	sl_bo_push(g, ti, 0);
+}
+
+/* lock @li's owner changed: the waits of its waiters, and those behind them */
+static void sl_bo_touch_lock(struct sl_bo_graph *g, u32 li)
 {
 	u32 ti;
 
-	for (ti = g->wait_first; ti != SL_BO_NIL; ti = g->tasks[ti].wnext)
-		sl_bo_wait_update(g, ti);
+	if (li == SL_BO_NIL || !g->locks[li].h.key)
+		return;
+	for (ti = g->locks[li].waiters; ti != SL_BO_NIL; ti = g->tasks[ti].wnext)
+		sl_bo_push(g, ti, 0);
+}
+
+/*
+ * Recompute every wait whose chain contains a task touched in this pass,
+ * at most SL_BO_MAX_DEPTH - 1 links before it: breadth-first from the
+ * touched tasks along the reverse edges (a task, the locks it owns, their
+ * waiters), each task at most once.
+ */
+static void sl_bo_pass_end(struct sl_bo_graph *g)
+{
+	while (g->qhead != SL_BO_NIL) {
+		u32 ti = g->qhead, li, wi;
+		struct sl_bo_task *t = &g->tasks[ti];
+
+		g->qhead = t->qnext;
+		if (g->qhead == SL_BO_NIL)
+			g->qtail = SL_BO_NIL;
+		if (!t->h.key)
+			continue;
+		if (t->lock != SL_BO_NIL)
+			sl_bo_wait_update(g, ti);
+		if (t->qdist + 1 >= SL_BO_MAX_DEPTH)
+			continue;
+		for (li = t->owned; li != SL_BO_NIL; li = g->locks[li].onext)
+			for (wi = g->locks[li].waiters; wi != SL_BO_NIL; wi = g->tasks[wi].wnext)
+				sl_bo_push(g, wi, t->qdist + 1);
+	}
 }
 
 /*
@@ -757,8 +906,8 @@ static void sl_bo_fill_record(const struct sl_bo_graph *g, u32 ti, u64 now,
 	const struct sl_bo_task *t = &g->tasks[ti];
 	const struct sl_bo_wait *w = &t->w;
 	const struct sl_bo_lock *l = &g->locks[t->lock];
-	u64 dt = now > g->now ? now - g->now : 0;
-	u64 end_ns = g->now + dt;
+	u64 end_ns = now > g->now ? now : g->now;
+	u64 dt = end_ns > w->since_ns ? end_ns - w->since_ns : 0;
 	unsigned int c;
 
 	rec->waiter = t->h.key;
@@ -809,12 +958,21 @@ static void sl_bo_fill_record(const struct sl_bo_graph *g, u32 ti, u64 now,
 void sl_bo_init(struct sl_bo_graph *g, struct sl_bo_task *tasks, u32 max_tasks,
 		struct sl_bo_lock *locks, u32 max_locks)
 {
+	u32 i;
+
 	g->tasks = tasks;
 	g->locks = locks;
 	sl_bo_table_init(&g->tt, tasks, max_tasks, sizeof(*tasks));
 	sl_bo_table_init(&g->lt, locks, max_locks, sizeof(*locks));
-	g->wait_first = SL_BO_NIL;
+	for (i = 0; i < g->tt.size; i++) {
+		tasks[i].whint = 0;
+		tasks[i].visit = 0;
+	}
 	g->nr_waits = 0;
+	g->pass = 0;
+	g->qhead = SL_BO_NIL;
+	g->qtail = SL_BO_NIL;
+	g->nr_updates = 0;
 	g->now = 0;
 	g->rules = SL_BO_RULES_ALL;
 	g->cycles_seen = 0;
@@ -851,6 +1009,7 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 	if (!waiter || !lock)
 		return -SL_BO_EINVAL;
 	sl_bo_advance(g, now);
+	sl_bo_pass_begin(g);
 	ti = sl_bo_find(&g->tt, waiter);
 	li = sl_bo_find(&g->lt, lock);
 	if (ti != SL_BO_NIL && g->tasks[ti].lock != SL_BO_NIL && g->tasks[ti].lock != li) {
@@ -872,7 +1031,9 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 	if (!same && (g->tt.size - g->tt.nr < need ||
 		      (li == SL_BO_NIL && g->lt.nr == g->lt.size))) {
 		g->nr_dropped++;
-		sl_bo_refresh(g);
+		/* its previous wait may have ended: the waits behind it */
+		sl_bo_touch_task(g, ti);
+		sl_bo_pass_end(g);
 		return -SL_BO_ENOSPC;
 	}
 
@@ -890,7 +1051,10 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 	sl_bo_set_owner(g, li, owner, oi);
 	if (!was_cycle && sl_bo_on_cycle(g, li))
 		g->cycles_seen++;
-	sl_bo_refresh(g);
+	/* the waiter (in the lock's waiters), the lock's owner, who was refreshed */
+	sl_bo_touch_lock(g, li);
+	sl_bo_touch_task(g, g->locks[li].owner);
+	sl_bo_pass_end(g);
 	return 0;
 }
 
@@ -912,11 +1076,14 @@ void sl_bo_owner(struct sl_bo_graph *g, u64 lock, u64 owner,
 	if (li == SL_BO_NIL)
 		return;
 	sl_bo_advance(g, now);
+	sl_bo_pass_begin(g);
 	was_cycle = sl_bo_on_cycle(g, li);
 	sl_bo_set_owner(g, li, owner, oi);
 	if (!was_cycle && sl_bo_on_cycle(g, li))
 		g->cycles_seen++;
-	sl_bo_refresh(g);
+	sl_bo_touch_lock(g, li);
+	sl_bo_touch_task(g, g->locks[li].owner);
+	sl_bo_pass_end(g);
 }
 
 /**
@@ -944,7 +1111,9 @@ void sl_bo_task_state(struct sl_bo_graph *g, u64 task, unsigned int state,
 	sl_bo_advance(g, now);
 	t->state = state;
 	t->cpu = cpu;
-	sl_bo_refresh(g);
+	sl_bo_pass_begin(g);
+	sl_bo_touch_task(g, ti);
+	sl_bo_pass_end(g);
 }
 
 /**
@@ -970,7 +1139,30 @@ void sl_bo_task_prio(struct sl_bo_graph *g, u64 task,
 		return;
 	sl_bo_advance(g, now);
 	sl_bo_copy_prio(&t->prio, p);
-	sl_bo_refresh(g);
+	sl_bo_pass_begin(g);
+	sl_bo_touch_task(g, ti);
+	sl_bo_pass_end(g);
+}
+
+/**
+ * sl_bo_set_rules - change the inversion rules
+ * @g: the graph
+ * @rules: SL_BO_RULE_* (g->rules)
+ * @now: when: every wait is accounted up to then with the old rules
+ *
+ * Every wait is recomputed: O(T) slots and a chain walk per wait.
+ */
+void sl_bo_set_rules(struct sl_bo_graph *g, unsigned int rules, u64 now)
+{
+	u32 ti;
+
+	if (g->rules == rules)
+		return;
+	sl_bo_advance(g, now);
+	g->rules = rules;
+	for (ti = 0; ti < g->tt.size; ti++)
+		if (g->tasks[ti].h.key && g->tasks[ti].lock != SL_BO_NIL)
+			sl_bo_wait_update(g, ti);
 }
 
 /**
@@ -1002,12 +1194,16 @@ bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
 	if (rec)
 		sl_bo_fill_record(g, ti, g->now,
 				  acquired ? SL_BO_END_ACQUIRED : SL_BO_END_FAILED, rec);
+	sl_bo_pass_begin(g);
 	sl_bo_wait_detach(g, ti);
 	if (acquired)
 		sl_bo_set_owner(g, li, waiter, NULL);
+	/* the waits behind the waiter, and the lock's other waiters */
+	sl_bo_touch_task(g, ti);
+	sl_bo_touch_lock(g, li);
 	sl_bo_lock_put(g, li);
 	sl_bo_task_put(g, ti);
-	sl_bo_refresh(g);
+	sl_bo_pass_end(g);
 	return true;
 }
 
@@ -1101,12 +1297,13 @@ void sl_bo_spin_record(u64 waiter, const struct sl_bo_task_info *wi, u64 lock,
 bool sl_bo_task_exit(struct sl_bo_graph *g, u64 task, u64 now,
 		     struct sl_bo_wait_record *rec)
 {
-	u32 ti = sl_bo_find(&g->tt, task), li, owned;
+	u32 ti = sl_bo_find(&g->tt, task), li;
 	bool waited = false;
 
 	if (ti == SL_BO_NIL)
 		return false;
 	sl_bo_advance(g, now);
+	sl_bo_pass_begin(g);
 	li = g->tasks[ti].lock;
 	if (li != SL_BO_NIL) {
 		if (rec)
@@ -1115,15 +1312,14 @@ bool sl_bo_task_exit(struct sl_bo_graph *g, u64 task, u64 now,
 		sl_bo_wait_detach(g, ti);
 		sl_bo_lock_put(g, li);
 	}
-	owned = g->tasks[ti].h.key ? g->tasks[ti].nr_owned : 0;
-	for (li = 0; li < g->lt.size && owned; li++) {
-		if (g->locks[li].h.key && g->locks[li].owner == ti) {
-			owned--;
-			sl_bo_set_owner(g, li, 0, NULL);
-		}
+	/* the locks it owned (its entry is still there if it owned any) */
+	while (g->tasks[ti].h.key && g->tasks[ti].owned != SL_BO_NIL) {
+		li = g->tasks[ti].owned;
+		sl_bo_set_owner(g, li, 0, NULL);
+		sl_bo_touch_lock(g, li);
 	}
 	sl_bo_task_put(g, ti);
-	sl_bo_refresh(g);
+	sl_bo_pass_end(g);
 	return waited;
 }
 

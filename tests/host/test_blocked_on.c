@@ -1061,6 +1061,54 @@ static int ref_rec_ok(int t, const struct sl_bo_wait_record *rec, unsigned int e
 			 rec->snap.link[0].pid == r->in.pid));
 }
 
+/*
+ * Every bucket's hints, recomputed here from the keys: 0 if no key, the
+ * key if one, SL_BO_HINT_MANY if more (whint: the waiting tasks' keys).
+ */
+static int hints_exact(const struct sl_bo_graph *gr)
+{
+	static u32 nt[1024], nw[1024], nl[1024];
+	static u64 kt[1024], kw[1024], kl[1024];
+	u32 i, b;
+
+	memset(nt, 0, sizeof(nt));
+	memset(nw, 0, sizeof(nw));
+	memset(nl, 0, sizeof(nl));
+	for (i = 0; i < gr->tt.size; i++) {
+		const struct sl_bo_task *t = &gr->tasks[i];
+
+		if (!t->h.key)
+			continue;
+		b = (u32)((t->h.key * 0x9e3779b97f4a7c15ULL) >> 32) % gr->tt.size;
+		nt[b]++;
+		kt[b] = t->h.key;
+		if (t->lock != SL_BO_NIL) {
+			nw[b]++;
+			kw[b] = t->h.key;
+		}
+	}
+	for (i = 0; i < gr->lt.size; i++) {
+		const struct sl_bo_lock *l = &gr->locks[i];
+
+		if (!l->h.key)
+			continue;
+		b = (u32)((l->h.key * 0x9e3779b97f4a7c15ULL) >> 32) % gr->lt.size;
+		nl[b]++;
+		kl[b] = l->h.key;
+	}
+	for (i = 0; i < gr->tt.size; i++) {
+		const struct sl_bo_task *t = &gr->tasks[i];
+
+		if (t->h.hint != (nt[i] > 1 ? SL_BO_HINT_MANY : nt[i] ? kt[i] : 0) ||
+		    t->whint != (nw[i] > 1 ? SL_BO_HINT_MANY : nw[i] ? kw[i] : 0))
+			return 0;
+	}
+	for (i = 0; i < gr->lt.size; i++)
+		if (gr->locks[i].h.hint != (nl[i] > 1 ? SL_BO_HINT_MANY : nl[i] ? kl[i] : 0))
+			return 0;
+	return 1;
+}
+
 /* the tables' own consistency; @why says what broke */
 static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why)
 {
@@ -1094,9 +1142,11 @@ static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why
 				return *why = "a task waits on a free lock slot", 0;
 			waiters[t->lock]++;
 			nw++;
-			if (cat_sum(t->w.cat_ns) != gr->now - t->w.begin_ns ||
-			    cat_sum(t->w.head_ns) != gr->now - t->w.begin_ns ||
-			    t->w.inv_ns > gr->now - t->w.begin_ns)
+			/* accounted lazily: up to since_ns, not after the graph's now */
+			if (t->w.since_ns > gr->now ||
+			    cat_sum(t->w.cat_ns) != t->w.since_ns - t->w.begin_ns ||
+			    cat_sum(t->w.head_ns) != t->w.since_ns - t->w.begin_ns ||
+			    t->w.inv_ns > t->w.since_ns - t->w.begin_ns)
 				return *why = "a wait's split does not sum to its elapsed time", 0;
 		}
 		if (t->lock == SL_BO_NIL && !t->nr_owned)
@@ -1114,16 +1164,56 @@ static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why
 	}
 	if (nt != gr->tt.nr || nl != gr->lt.nr || nw != gr->nr_waits)
 		return *why = "counts differ from the slots in use", 0;
-	for (n = 0, i = gr->wait_first; i != SL_BO_NIL && n <= nw; n++) {
+	/* the reverse edges: each lock's list of waiters, each task's of locks owned */
+	for (nw = 0, i = 0; i < gr->lt.size; i++) {
+		const struct sl_bo_lock *l = &gr->locks[i];
+		u32 prev = SL_BO_NIL, k;
+
+		if (!l->h.key)
+			continue;
+		for (n = 0, k = l->waiters; k != SL_BO_NIL && n <= gr->tt.size; n++) {
+			const struct sl_bo_task *t = &gr->tasks[k];
+
+			if (!t->h.key || t->lock != i || t->wprev != prev)
+				return *why = "a lock's list of waiters is broken", 0;
+			prev = k;
+			k = t->wnext;
+		}
+		if (n != l->nr_waiters)
+			return *why = "a lock's list of waiters does not hold every waiter", 0;
+		nw += n;
+	}
+	if (nw != gr->nr_waits)
+		return *why = "the lists of waiters do not hold every wait", 0;
+	for (i = 0; i < gr->tt.size; i++) {
+		const struct sl_bo_task *t = &gr->tasks[i];
+		u32 prev = SL_BO_NIL, k;
+
+		if (!t->h.key)
+			continue;
+		for (n = 0, k = t->owned; k != SL_BO_NIL && n <= gr->lt.size; n++) {
+			const struct sl_bo_lock *l = &gr->locks[k];
+
+			if (!l->h.key || l->owner != i || l->oprev != prev)
+				return *why = "a task's list of locks owned is broken", 0;
+			prev = k;
+			k = l->onext;
+		}
+		if (n != t->nr_owned)
+			return *why = "a task's list of locks owned does not hold them all", 0;
+	}
+	/* the lockless hints: every tracked key, waiting task and waited-on lock says maybe */
+	for (i = 0; i < gr->tt.size; i++) {
 		const struct sl_bo_task *t = &gr->tasks[i];
 
-		if (!t->h.key || t->lock == SL_BO_NIL ||
-		    (t->wnext != SL_BO_NIL && gr->tasks[t->wnext].wprev != i))
-			return *why = "the wait list is broken", 0;
-		i = t->wnext;
+		if (t->h.key && !sl_bo_maybe_tracked(gr, t->h.key))
+			return *why = "a tracked task's hint says it is not", 0;
+		if (t->h.key && t->lock != SL_BO_NIL &&
+		    !sl_bo_maybe_waiting(gr, t->h.key, gr->locks[t->lock].h.key))
+			return *why = "a waiting task's hint says it does not wait", 0;
 	}
-	if (n != nw)
-		return *why = "the wait list does not hold every wait", 0;
+	if (lookups && !hints_exact(gr))
+		return *why = "a hint is not what its bucket holds", 0;
 	for (n = 0, i = gr->tt.free; i != SL_BO_NIL && n <= gr->tt.size; n++)
 		i = gr->tasks[i].h.next;
 	if (n != gr->tt.size - gr->tt.nr)
