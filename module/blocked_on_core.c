@@ -1198,9 +1198,12 @@ bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
 	sl_bo_wait_detach(g, ti);
 	if (acquired)
 		sl_bo_set_owner(g, li, waiter, NULL);
-	/* the waits behind the waiter, and the lock's other waiters */
+	/*
+	 * The waits behind the waiter; if it acquired the lock, the lock's other
+	 * waiters are behind it now. (Not acquired: they are behind the lock's
+	 * owner, which did not change.)
+	 */
 	sl_bo_touch_task(g, ti);
-	sl_bo_touch_lock(g, li);
 	sl_bo_lock_put(g, li);
 	sl_bo_task_put(g, ti);
 	sl_bo_pass_end(g);
