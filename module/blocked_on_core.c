@@ -60,19 +60,25 @@
  * The graph keeps one clock, now: the latest timestamp of the events it
  * acted on (those it ignores, about untracked keys or changing nothing,
  * leave it). An event stamped earlier (clocks of different CPUs) is taken
- * as happening at now. Every wait in progress is accounted up to now,
- * always; reads (sl_bo_next_wait()) add the time from now to the instant
- * asked for, in the current categories.
+ * as happening at now. A wait is accounted lazily: its sums run up to its
+ * own since_ns (at most now), and its categories have held since then; it
+ * is brought up to now only when an event recomputes it, and reads
+ * (sl_bo_next_wait(), the record at its end) add the time from since_ns to
+ * the instant asked for, in the current categories.
  *
  * Attribution
  * -----------
- * At every event that can change a wait's chain, the core first brings
- * every wait in progress from the graph's now to the event's time: the
- * time in between is added to the category each wait was in (cat_ns[] and
- * head_ns[], below) and to its inversion time if it was in an inversion.
- * Then it applies the event, and recomputes the categories of every wait
- * from the new graph. Categories are thus constant between events, and
- * each wait's cat_ns[] and head_ns[] each sum to its duration exactly.
+ * An event applies its change to the graph, then recomputes the
+ * categories of every wait whose chain the change can affect (below,
+ * "Work per call"): such a wait is first brought from its since_ns to the
+ * event's time, the time in between added to the category it was in
+ * (cat_ns[] and head_ns[], below) and to its inversion time if it was in
+ * an inversion; then its categories are computed from the new graph. The
+ * other waits' categories are those a full recomputation would give them:
+ * nothing they depend on changed. Categories are thus constant between
+ * events, and each wait's cat_ns[] and head_ns[] each sum to its duration
+ * exactly. (tests/host/test_blocked_on.c compares every wait, after every
+ * step of random events, with a copy of the graph recomputed whole.)
  *
  * cat_ns[] splits the wait by what L's direct owner O does, with "local"
  * meaning on the waiter's CPU (the CPU it last ran on, and where it would
@@ -137,25 +143,53 @@
  * slot i holds both the head of bucket i and the link to the next slot of
  * its own entry's bucket. Free slots form a list through the same link.
  * Entries never move, so the edges are slot numbers; a wait's lock and a
- * lock's owner are reached without a lookup. The waiting tasks form a
- * doubly linked list, for the per-event pass over the waits.
+ * lock's owner are reached without a lookup. The reverse edges are lists
+ * through the entries: each lock's waiters (doubly linked through the
+ * tasks), each task's locks owned (doubly linked through the locks).
+ *
+ * Lockless hints
+ * --------------
+ * For callers that must not take their lock on every event (the module's
+ * probes see every lock contention and context switch in the kernel), each
+ * bucket carries hints, rewritten (SL_BO_WRITE_ONCE) whenever a key enters
+ * or leaves it: h.hint of the tasks' and of the locks' buckets (all their
+ * keys), whint of the tasks' (the keys of waiting tasks only). A hint is 0
+ * (no key), the key (the only one) or SL_BO_HINT_MANY; recomputing one
+ * walks its bucket. sl_bo_maybe_tracked() and sl_bo_maybe_waiting() read
+ * them (SL_BO_READ_ONCE) without the lock: false is certain for a key
+ * whose own entry (or wait) was last changed by the reader's own thread,
+ * or before a barrier the reader has passed; with other writers on the
+ * same bucket, every value written while the key is in says "maybe"
+ * (the key itself or many). A wrong "maybe" costs the caller its lock.
  *
  * Work per call
  * -------------
- * With W = waits in progress, T and K the sizes of the task and lock
- * tables, D = SL_BO_MAX_DEPTH:
- *  - a lookup walks one bucket: at most T (or K) slots, O(1) expected;
- *  - bringing the waits up to date: O(W);
- *  - recomputing them: per wait, a chain walk of at most D tasks, each
- *    compared with those before it (D * (D + 1) / 2 comparisons at
- *    worst), and a snapshot copy of at most SL_BO_SNAP_DEPTH tasks;
+ * With T and K the sizes of the task and lock tables, D = SL_BO_MAX_DEPTH:
+ *  - a lookup, and the hints of a bucket, walk one bucket: at most T (or
+ *    K) slots, O(1) expected;
+ *  - an event touches the tasks whose state or importance it changed (a
+ *    waiter, an owner seen) and the waiters of a lock whose owner changed;
+ *    it then recomputes the waits whose chain holds a touched task at most
+ *    D - 1 links after the waiter (a chain walk stops at D tasks: a touched
+ *    task further away is not seen). They are found breadth-first from
+ *    the touched tasks along the reverse edges (a task, the locks it owns,
+ *    their waiters), each task once per pass (a mark, the pass number),
+ *    at most D - 1 levels: A waits recomputed cost O(A) plus the locks
+ *    owned by the tasks reached. A state change of a task nobody waits
+ *    behind (a waiter at the end of nobody's chain, an owner of locks
+ *    with one waiter) recomputes one wait, not every wait;
+ *  - recomputing a wait: a chain walk of at most D tasks, each compared
+ *    with those before it (D * (D + 1) / 2 comparisons at worst), and a
+ *    snapshot copy of at most SL_BO_SNAP_DEPTH tasks;
  *  - the cycle test of sl_bo_wait_begin() and sl_bo_owner(): 2 walks of D;
- *  - sl_bo_task_exit() of an owner: a scan of the K lock slots;
+ *  - sl_bo_task_exit() of an owner: its list of locks owned;
  *  - sl_bo_task_state(), sl_bo_task_prio() of an untracked task, or with
  *    nothing changed: a lookup only; with no task tracked, nothing;
+ *  - sl_bo_set_rules(): every wait (T slots);
  *  - sl_bo_chain(): a walk of D; sl_bo_next_wait(): at most T slots per
  *    call, T for a whole iteration.
- * Nothing recurses and every loop has one of these bounds.
+ * Nothing recurses and every loop has one of these bounds. g->nr_updates
+ * counts the waits recomputed.
  *
  * Full tables
  * -----------

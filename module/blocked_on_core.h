@@ -22,8 +22,8 @@
 #define SL_BO_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 #else
 #include <stddef.h>
-#define SL_BO_READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
-#define SL_BO_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+#define SL_BO_READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define SL_BO_WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #endif
 
 /* errors, returned negated (the same values as the kernel's errno.h) */
@@ -142,13 +142,17 @@ struct sl_bo_wait {
 	struct sl_bo_snap best;		/* longest closed stalled stretch */
 };
 
-/* Hash index of both tables (see "Tables" in blocked_on_core.c). */
+/*
+ * Hash index of both tables (see "Tables" in blocked_on_core.c). hint (and
+ * struct sl_bo_task.whint) describe the bucket numbered like this slot,
+ * for lockless readers: 0 no key, the key if it is the only one,
+ * SL_BO_HINT_MANY if there are more.
+ */
 struct sl_bo_hnode {
 	u64 key;			/* 0: the slot is free */
 	u32 next;			/* next slot of its bucket, or of the free list */
 	u32 head;			/* first slot of the bucket numbered like this slot */
-	u64 hint;			/* that bucket's keys, for lockless readers:
-					 * 0 none, the key if one, SL_BO_HINT_MANY */
+	u64 hint;			/* that bucket's keys, for lockless readers */
 };
 
 struct sl_bo_task {
