@@ -296,12 +296,7 @@ static void refresh_owner(struct task_struct *waiter, u64 lock, u64 now)
 /* The lock @p waits on in the graph, 0 if none; bo_lock held. */
 static u64 waits_on(struct task_struct *p)
 {
-	struct sl_bo_link link;
-	bool cycle;
-
-	if (sl_bo_chain(&graph, (u64)p, &link, 1, &cycle) < 1)
-		return 0;
-	return link.lock;
+	return sl_bo_lock_of(&graph, (u64)p);
 }
 
 /* --- statistics (bo_lock held) ------------------------------------------ */

@@ -223,11 +223,11 @@ static u32 sl_bo_bucket(const struct sl_bo_table *tb, u64 key)
 }
 
 /*
- * The hint of bucket @b from its keys: those for which @pred (NULL: all)
- * holds. O(the bucket's length).
+ * The hint of bucket @b from its keys (with @waiting, those of the task
+ * table's waiting tasks only): O(the bucket's length), needed only when a
+ * key leaves a bucket that had several.
  */
-static u64 sl_bo_bucket_hint(const struct sl_bo_graph *g, const struct sl_bo_table *tb,
-			     u32 b, bool (*pred)(const struct sl_bo_graph *g, u32 i))
+static u64 sl_bo_bucket_hint(const struct sl_bo_table *tb, u32 b, bool waiting)
 {
 	u32 i = sl_bo_cnode(tb, b)->head, n;
 	u64 hint = 0;
@@ -235,18 +235,28 @@ static u64 sl_bo_bucket_hint(const struct sl_bo_graph *g, const struct sl_bo_tab
 	for (n = 0; i != SL_BO_NIL && n < tb->size; n++) {
 		const struct sl_bo_hnode *h = sl_bo_cnode(tb, i);
 
-		if (h->key && (!pred || pred(g, i)))
+		if (h->key && (!waiting ||
+			       ((const struct sl_bo_task *)h)->lock != SL_BO_NIL))
 			hint = hint ? SL_BO_HINT_MANY : h->key;
 		i = h->next;
 	}
 	return hint;
 }
 
-static void sl_bo_table_hint(struct sl_bo_table *tb, u64 key)
+/* a key entered (@in) or left the bucket of @key: its hint *@hint again */
+static void sl_bo_hint_update(const struct sl_bo_table *tb, u64 *hint, u64 key, bool in,
+			      bool waiting)
 {
-	u32 b = sl_bo_bucket(tb, key);
+	u64 old = *hint, v;
 
-	SL_BO_WRITE_ONCE(sl_bo_node(tb, b)->hint, sl_bo_bucket_hint(NULL, tb, b, NULL));
+	if (in)
+		v = old ? SL_BO_HINT_MANY : key;
+	else if (old != SL_BO_HINT_MANY)
+		v = 0;		/* it was the only one */
+	else
+		v = sl_bo_bucket_hint(tb, sl_bo_bucket(tb, key), waiting);
+	if (v != old)
+		SL_BO_WRITE_ONCE(*hint, v);
 }
 
 static void sl_bo_table_init(struct sl_bo_table *tb, void *base, u32 size,
@@ -304,7 +314,7 @@ static u32 sl_bo_insert(struct sl_bo_table *tb, u64 key)
 	h->next = b->head;
 	b->head = i;
 	tb->nr++;
-	sl_bo_table_hint(tb, key);
+	sl_bo_hint_update(tb, &b->hint, key, true, false);
 	return i;
 }
 
@@ -320,7 +330,8 @@ static void sl_bo_remove(struct sl_bo_table *tb, u32 i)
 		pp = &sl_bo_node(tb, *pp)->next;
 	}
 	*pp = h->next;
-	sl_bo_table_hint(tb, h->key);
+	sl_bo_hint_update(tb, &sl_bo_node(tb, sl_bo_bucket(tb, h->key))->hint, h->key,
+			  false, false);
 	h->key = 0;
 	h->next = tb->free;
 	tb->free = i;
@@ -453,6 +464,21 @@ static void sl_bo_set_info(struct sl_bo_task *t, const struct sl_bo_task_info *i
 	sl_bo_copy_prio(&t->prio, &in->prio);
 }
 
+/* whether task entry @t already says what @in says */
+static bool sl_bo_same_info(const struct sl_bo_task *t, const struct sl_bo_task_info *in)
+{
+	unsigned int i;
+
+	if (t->pid != in->pid || t->state != in->state || t->cpu != in->cpu ||
+	    !sl_bo_same_prio(&t->prio, &in->prio))
+		return false;
+	/* as sl_bo_copy_comm() would store it */
+	for (i = 0; i < SL_BO_COMM_LEN - 1 && in->comm[i]; i++)
+		if (t->comm[i] != in->comm[i])
+			return false;
+	return t->comm[i] == 0;
+}
+
 /*
  * A new task entry for @key, from @in, or if NULL: pid 0, no comm, state
  * @state, unknown CPU, normal class at nice 0 in a default cgroup.
@@ -574,17 +600,12 @@ static void sl_bo_lock_put(struct sl_bo_graph *g, u32 li)
 	sl_bo_remove(&g->lt, li);
 }
 
-static bool sl_bo_is_waiting(const struct sl_bo_graph *g, u32 ti)
+/* task @ti started (@in) or stopped waiting: the waiting hint of its bucket */
+static void sl_bo_wait_hint(struct sl_bo_graph *g, u32 ti, bool in)
 {
-	return g->tasks[ti].lock != SL_BO_NIL;
-}
+	u64 key = g->tasks[ti].h.key;
 
-/* the waiting hint of the bucket of task @ti's key: after its lock changed */
-static void sl_bo_wait_hint(struct sl_bo_graph *g, u32 ti)
-{
-	u32 b = sl_bo_bucket(&g->tt, g->tasks[ti].h.key);
-
-	SL_BO_WRITE_ONCE(g->tasks[b].whint, sl_bo_bucket_hint(g, &g->tt, b, sl_bo_is_waiting));
+	sl_bo_hint_update(&g->tt, &g->tasks[sl_bo_bucket(&g->tt, key)].whint, key, in, true);
 }
 
 /* task @ti starts waiting on lock @li at the graph's now */
@@ -603,7 +624,7 @@ static void sl_bo_wait_attach(struct sl_bo_graph *g, u32 ti, u32 li)
 		g->tasks[l->waiters].wprev = ti;
 	l->waiters = ti;
 	g->nr_waits++;
-	sl_bo_wait_hint(g, ti);
+	sl_bo_wait_hint(g, ti, true);
 
 	w->begin_ns = g->now;
 	w->since_ns = g->now;
@@ -643,7 +664,7 @@ static void sl_bo_wait_detach(struct sl_bo_graph *g, u32 ti)
 	t->lock = SL_BO_NIL;
 	t->w.in_seg = false;
 	g->nr_waits--;
-	sl_bo_wait_hint(g, ti);
+	sl_bo_wait_hint(g, ti, false);
 }
 
 /* --- chains and categories ------------------------------------------------ */
@@ -866,17 +887,22 @@ static void sl_bo_pass_begin(struct sl_bo_graph *g)
 	g->qtail = SL_BO_NIL;
 }
 
-/* queue task @ti at distance @d, unless this pass has reached it already */
-static void sl_bo_push(struct sl_bo_graph *g, u32 ti, u32 d)
+/*
+ * Task @ti, reached at distance @d in this pass (unless it was already):
+ * its wait is recomputed now, and it is queued if waits can be behind it
+ * (it owns tracked locks) for sl_bo_pass_end() to go on from it.
+ */
+static void sl_bo_reach(struct sl_bo_graph *g, u32 ti, u32 d)
 {
-	struct sl_bo_task *t;
+	struct sl_bo_task *t = &g->tasks[ti];
 
-	if (ti == SL_BO_NIL)
-		return;
-	t = &g->tasks[ti];
 	if (!t->h.key || t->visit == g->pass)
 		return;
 	t->visit = g->pass;
+	if (t->lock != SL_BO_NIL)
+		sl_bo_wait_update(g, ti);
+	if (t->owned == SL_BO_NIL || d + 1 >= SL_BO_MAX_DEPTH)
+		return;
 	t->qdist = d;
 	t->qnext = SL_BO_NIL;
 	if (g->qtail == SL_BO_NIL)
@@ -886,10 +912,15 @@ static void sl_bo_push(struct sl_bo_graph *g, u32 ti, u32 d)
 	g->qtail = ti;
 }
 
-/* something of task @ti changed: its wait, and those whose chain it is in */
+/*
+ * Something of task @ti changed (@ti may be SL_BO_NIL): its wait, and those
+ * whose chain it is in. Called once the event's changes are made (entries
+ * without a reason to be tracked may still go after).
+ */
 static void sl_bo_touch_task(struct sl_bo_graph *g, u32 ti)
 {
-	sl_bo_push(g, ti, 0);
+	if (ti != SL_BO_NIL)
+		sl_bo_reach(g, ti, 0);
 }
 
 /* lock @li's owner changed: the waits of its waiters, and those behind them */
@@ -900,14 +931,16 @@ static void sl_bo_touch_lock(struct sl_bo_graph *g, u32 li)
 	if (li == SL_BO_NIL || !g->locks[li].h.key)
 		return;
 	for (ti = g->locks[li].waiters; ti != SL_BO_NIL; ti = g->tasks[ti].wnext)
-		sl_bo_push(g, ti, 0);
+		sl_bo_reach(g, ti, 0);
 }
 
 /*
  * Recompute every wait whose chain contains a task touched in this pass,
  * at most SL_BO_MAX_DEPTH - 1 links before it: breadth-first from the
- * touched tasks along the reverse edges (a task, the locks it owns, their
- * waiters), each task at most once.
+ * touched tasks (recomputed when touched) along the reverse edges (a
+ * task, the locks it owns, their waiters), each task at most once. Tasks
+ * that own nothing are never queued: an event about a waiter nobody waits
+ * behind costs its one update.
  */
 static void sl_bo_pass_end(struct sl_bo_graph *g)
 {
@@ -920,13 +953,9 @@ static void sl_bo_pass_end(struct sl_bo_graph *g)
 			g->qtail = SL_BO_NIL;
 		if (!t->h.key)
 			continue;
-		if (t->lock != SL_BO_NIL)
-			sl_bo_wait_update(g, ti);
-		if (t->qdist + 1 >= SL_BO_MAX_DEPTH)
-			continue;
 		for (li = t->owned; li != SL_BO_NIL; li = g->locks[li].onext)
 			for (wi = g->locks[li].waiters; wi != SL_BO_NIL; wi = g->tasks[wi].wnext)
-				sl_bo_push(g, wi, t->qdist + 1);
+				sl_bo_reach(g, wi, t->qdist + 1);
 	}
 }
 
@@ -1104,12 +1133,17 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 void sl_bo_owner(struct sl_bo_graph *g, u64 lock, u64 owner,
 		 const struct sl_bo_task_info *oi, u64 now)
 {
-	u32 li = sl_bo_find(&g->lt, lock);
+	u32 li = sl_bo_find(&g->lt, lock), cur;
 	bool was_cycle;
 
 	if (li == SL_BO_NIL)
 		return;
 	sl_bo_advance(g, now);
+	/* the same owner, nothing new about it: no wait can change */
+	cur = g->locks[li].owner;
+	if (cur == SL_BO_NIL ? !owner :
+	    g->tasks[cur].h.key == owner && (!oi || sl_bo_same_info(&g->tasks[cur], oi)))
+		return;
 	sl_bo_pass_begin(g);
 	was_cycle = sl_bo_on_cycle(g, li);
 	sl_bo_set_owner(g, li, owner, oi);
@@ -1415,6 +1449,23 @@ int sl_bo_chain(const struct sl_bo_graph *g, u64 waiter, struct sl_bo_link *out,
 		sl_bo_copy_comm(o->comm, t->comm);
 	}
 	return n;
+}
+
+/**
+ * sl_bo_lock_of - the lock a task waits on
+ * @g: the graph
+ * @task: the task's key
+ *
+ * Return: the lock's key, 0 if @task is not tracked or does not wait (the
+ * first link's lock of sl_bo_chain(), without walking the chain).
+ */
+u64 sl_bo_lock_of(const struct sl_bo_graph *g, u64 task)
+{
+	u32 ti = sl_bo_find(&g->tt, task);
+
+	if (ti == SL_BO_NIL || g->tasks[ti].lock == SL_BO_NIL)
+		return 0;
+	return g->locks[g->tasks[ti].lock].h.key;
 }
 
 /**

@@ -271,6 +271,7 @@ void sl_bo_spin_record(u64 waiter, const struct sl_bo_task_info *wi, u64 lock,
 
 int sl_bo_chain(const struct sl_bo_graph *g, u64 waiter, struct sl_bo_link *out,
 		int max, bool *cycle);
+u64 sl_bo_lock_of(const struct sl_bo_graph *g, u64 task);
 bool sl_bo_next_wait(const struct sl_bo_graph *g, u32 *pos, u64 now,
 		     struct sl_bo_wait_record *rec);
 

@@ -939,6 +939,8 @@ static void test_work(void)
 		 (unsigned long long)n1, (unsigned long long)n2, (unsigned long long)n3,
 		 (unsigned long long)n4, (unsigned long long)n5);
 	ok &= same_as_full_rewalk(&g, &why);
+	ok &= sl_bo_lock_of(&g, TK(5000)) == 0 && sl_bo_lock_of(&g, TK(950)) == 0 &&
+	      sl_bo_lock_of(&g, TK(850)) == LK(850);
 	tap(ok && n1 == 1 && n2 == 1 && n3 == 1 && n4 == 1 && n5 == 0,
 	    "work: of 100 independent waits, an owner's state, a waiter's CPU, an owner's priority, a release each recompute 1 wait; an untracked task none; the same as a full re-walk%s%s",
 	    ok ? "" : ": ", ok ? "" : why);
@@ -1363,6 +1365,8 @@ static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why
 			if (t->h.key && (sl_bo_chain(gr, t->h.key, ch, SL_BO_MAX_DEPTH, NULL) < 1 ||
 					 ch[0].task != t->h.key))
 				return *why = "a task in the table is not found by its key", 0;
+			if (t->h.key && sl_bo_lock_of(gr, t->h.key) != ch[0].lock)
+				return *why = "sl_bo_lock_of() is not the chain's first lock", 0;
 		}
 	}
 	return 1;
