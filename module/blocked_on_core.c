@@ -154,8 +154,9 @@
  * bucket carries hints, rewritten (SL_BO_WRITE_ONCE) whenever a key enters
  * or leaves it: h.hint of the tasks' and of the locks' buckets (all their
  * keys), whint of the tasks' (the keys of waiting tasks only). A hint is 0
- * (no key), the key (the only one) or SL_BO_HINT_MANY; recomputing one
- * walks its bucket. sl_bo_maybe_tracked() and sl_bo_maybe_waiting() read
+ * (no key), the key (the only one) or SL_BO_HINT_MANY: a key entering
+ * makes it the key or many, one leaving makes it 0, or, if it was many,
+ * what a walk of the bucket finds. sl_bo_maybe_tracked() and sl_bo_maybe_waiting() read
  * them (SL_BO_READ_ONCE) without the lock: false is certain for a key
  * whose own entry (or wait) was last changed by the reader's own thread,
  * or before a barrier the reader has passed; with other writers on the
@@ -165,8 +166,9 @@
  * Work per call
  * -------------
  * With T and K the sizes of the task and lock tables, D = SL_BO_MAX_DEPTH:
- *  - a lookup, and the hints of a bucket, walk one bucket: at most T (or
- *    K) slots, O(1) expected;
+ *  - a lookup walks one bucket: at most T (or K) slots, O(1) expected; so
+ *    does a hint's update when a key leaves a bucket that had several
+ *    (otherwise O(1));
  *  - an event touches the tasks whose state or importance it changed (a
  *    waiter, an owner seen) and the waiters of a lock whose owner changed;
  *    it then recomputes the waits whose chain holds a touched task at most
@@ -174,10 +176,12 @@
  *    task further away is not seen). They are found breadth-first from
  *    the touched tasks along the reverse edges (a task, the locks it owns,
  *    their waiters), each task once per pass (a mark, the pass number),
- *    at most D - 1 levels: A waits recomputed cost O(A) plus the locks
- *    owned by the tasks reached. A state change of a task nobody waits
- *    behind (a waiter at the end of nobody's chain, an owner of locks
- *    with one waiter) recomputes one wait, not every wait;
+ *    at most D - 1 levels, a task queued only if it owns locks: A waits
+ *    recomputed cost O(A) plus the locks owned by the tasks reached. A
+ *    state change of a task nobody waits behind (a waiter at the end of
+ *    nobody's chain, an owner of locks with one waiter) recomputes one
+ *    wait, not every wait; an owner seen again with nothing new about it
+ *    changes nothing;
  *  - recomputing a wait: a chain walk of at most D tasks, each compared
  *    with those before it (D * (D + 1) / 2 comparisons at worst), and a
  *    snapshot copy of at most SL_BO_SNAP_DEPTH tasks;
