@@ -32,9 +32,37 @@
  * away), or for a waiter the graph says is still in it.
  *
  * Locking: the graph, the statistics and the counters are under one raw
- * spinlock; probes do a bounded amount of work under it (the graph's
- * tables are sized by max_tasks) and allocate nothing. With no task
- * tracked, the scheduler probes return after one read.
+ * spinlock, bo_lock; probes do a bounded amount of work under it (the
+ * graph's tables are sized by max_tasks; an event recomputes only the
+ * waits whose chain holds what it changed) and allocate nothing. With no
+ * task tracked, the probes return after one read.
+ *
+ * Lockless filtering: a probe takes bo_lock only for an event about a
+ * tracked task. The graph keeps, per hash bucket of its tables, a hint
+ * written under bo_lock with WRITE_ONCE and read here with READ_ONCE,
+ * without the lock: 0 (no key in the bucket), the key if it is the only
+ * one, or "many" (blocked_on_core.c, "Lockless hints"). contention_end
+ * goes on only if current may be waiting (the hint of waiting tasks) on
+ * that lock (the hint of waited-on locks); the scheduler probes only if
+ * their task may be tracked. Ordering:
+ *  - contention_end of current: whether current waits, and on which lock,
+ *    changes only in current's own probes (its contention_begin and
+ *    contention_end, its exit). A read returns current's own last write to
+ *    that word or a later one (coherence of one location, program order;
+ *    a migration is a full barrier), and while current waits on the lock
+ *    every later write (other tasks' entries in the same buckets) still
+ *    says "current" or "many": no wait of current's is ever missed. A false
+ *    "maybe" only costs the lock, as before.
+ *  - the waker of a waiter (sched_wakeup): the waiter entered the graph in
+ *    contention_begin under the mutex's wait_lock, and the unlocker finds
+ *    it to wake under that wait_lock, after it: the waker sees the hint.
+ *    A waiter's own sched_switch, sched_process_exit: as contention_end.
+ *  - an owner: it becomes tracked by another task's event (a waiter reads
+ *    the lock's owner word). Its sched_switch racing with that event may
+ *    be missed, as it could be before (the waiter reads the owner's state
+ *    before bo_lock); the waiter's own switch and wake-up read the owner's
+ *    state again.
+ * Per-CPU counters (stats: end_*, sched_*) show what was filtered.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": blocked_on: " fmt
 
@@ -98,9 +126,39 @@ static struct sl_bo_wait_record *worst;	/* WORST, by inv_ns */
 static u32 nr_worst;
 static struct {
 	u64 begun, ended, recorded, short_waits, no_room, stats_full;
-	u64 bo_checked, bo_agree, bo_cleared, bo_disagree, bo_missed;
+	u64 bo_checked, bo_agree, bo_cleared, bo_disagree;
 	u64 since;
 } cnt;
+
+/* per CPU, no lock; zeroed at enable (before the probes), summed by stats */
+struct bo_pcpu {
+	u64 end_lockless;	/* contention_end with waits tracked, not current's: no lock */
+	u64 end_locked;		/* contention_end that took bo_lock */
+	u64 end_locked_idle;	/* of which ended no wait */
+	u64 sched_lockless;	/* scheduler events with tasks tracked, not theirs: no lock */
+	u64 sched_locked;	/* scheduler events that took bo_lock */
+	u64 bo_missed;		/* asleep with task_struct::blocked_on set, not waiting here */
+};
+static DEFINE_PER_CPU(struct bo_pcpu, pcnt);
+static struct bo_pcpu pcnt_base;	/* their sums at the last reset (bo_lock) */
+
+/* the sums of the per-CPU counters (racy: each word is read once) */
+static void pcnt_sum(struct bo_pcpu *s)
+{
+	int cpu;
+
+	memset(s, 0, sizeof(*s));
+	for_each_possible_cpu(cpu) {
+		const struct bo_pcpu *p = per_cpu_ptr(&pcnt, cpu);
+
+		s->end_lockless += READ_ONCE(p->end_lockless);
+		s->end_locked += READ_ONCE(p->end_locked);
+		s->end_locked_idle += READ_ONCE(p->end_locked_idle);
+		s->sched_lockless += READ_ONCE(p->sched_lockless);
+		s->sched_locked += READ_ONCE(p->sched_locked);
+		s->bo_missed += READ_ONCE(p->bo_missed);
+	}
+}
 
 /* a record per CPU: too big for the probes' stacks */
 static DEFINE_PER_CPU(struct sl_bo_wait_record, scratch);
@@ -238,12 +296,7 @@ static void refresh_owner(struct task_struct *waiter, u64 lock, u64 now)
 /* The lock @p waits on in the graph, 0 if none; bo_lock held. */
 static u64 waits_on(struct task_struct *p)
 {
-	struct sl_bo_link link;
-	bool cycle;
-
-	if (sl_bo_chain(&graph, (u64)p, &link, 1, &cycle) < 1)
-		return 0;
-	return link.lock;
+	return sl_bo_lock_of(&graph, (u64)p);
 }
 
 /* --- statistics (bo_lock held) ------------------------------------------ */
@@ -412,14 +465,22 @@ static void probe_contention_end(void *data, void *lock, int ret)
 	if (lock == (void *)&bo_lock)
 		return;
 	spun = sw->task == current && sw->lock == lock;
-	if (!spun && !sl_bo_nr_waits(&graph))
-		return;
+	if (!spun) {
+		if (!READ_ONCE(graph.nr_waits))
+			return;
+		/* see "Lockless filtering" at the top */
+		if (!sl_bo_maybe_waiting(&graph, (u64)current, (u64)lock)) {
+			this_cpu_inc(pcnt.end_lockless);
+			return;
+		}
+	}
 	now = local_clock();
 	if (spun) {
 		spin_wait_clear(sw);
 		fill_info(current, SL_BO_RUNNING, &wi);
 	}
 	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	this_cpu_inc(pcnt.end_locked);
 	if (graph_ready) {
 		/* in the graph already (it spun again after a wake-up): ended there */
 		if (sl_bo_wait_end(&graph, (u64)current, (u64)lock, ret == 0, now, r)) {
@@ -429,12 +490,28 @@ static void probe_contention_end(void *data, void *lock, int ret)
 					  sw->begin_ns, now, ret == 0, r);
 			cnt.begun++;
 			emit = account(r);
+		} else {
+			this_cpu_inc(pcnt.end_locked_idle);
 		}
 	}
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
 	/* r is this CPU's and the probe runs with preemption off */
 	if (emit)
 		trace_end(r);
+}
+
+/*
+ * Whether a scheduler probe must take bo_lock for @p: @p may be tracked
+ * (see "Lockless filtering" at the top). Counts the events filtered.
+ */
+static bool tracked(struct task_struct *p)
+{
+	if (!READ_ONCE(graph.tt.nr))
+		return false;
+	if (sl_bo_maybe_tracked(&graph, (u64)p))
+		return true;
+	this_cpu_inc(pcnt.sched_lockless);
+	return false;
 }
 
 /* @prev going to sleep in a mutex slow path: the kernel's own edge */
@@ -445,7 +522,7 @@ static void check_blocked_on(struct task_struct *prev, u64 lock)
 
 	if (!lock) {
 		if (bo)
-			cnt.bo_missed++;
+			this_cpu_inc(pcnt.bo_missed);
 		return;
 	}
 	cnt.bo_checked++;
@@ -466,9 +543,17 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 	unsigned long irqflags;
 	u64 now, lock;
 
-	if (!sl_bo_nr_tasks(&graph))
+	if (!READ_ONCE(graph.tt.nr))
 		return;
+	if (!sl_bo_maybe_tracked(&graph, (u64)prev) &&
+	    !sl_bo_maybe_tracked(&graph, (u64)next)) {
+		this_cpu_inc(pcnt.sched_lockless);
+		if (asleep)
+			check_blocked_on(prev, 0);	/* not waiting here: per CPU only */
+		return;
+	}
 	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	this_cpu_inc(pcnt.sched_locked);
 	if (!graph_ready)
 		goto out;
 	now = local_clock();
@@ -490,9 +575,10 @@ static void probe_sched_wakeup(void *data, struct task_struct *p)
 	unsigned long irqflags;
 	u64 now, lock;
 
-	if (!sl_bo_nr_tasks(&graph))
+	if (!tracked(p))
 		return;
 	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	this_cpu_inc(pcnt.sched_locked);
 	if (graph_ready) {
 		now = local_clock();
 		sl_bo_task_state(&graph, (u64)p, SL_BO_RUNNABLE, task_cpu(p), now);
@@ -508,9 +594,10 @@ static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest
 {
 	unsigned long irqflags;
 
-	if (!sl_bo_nr_tasks(&graph))
+	if (!tracked(p))
 		return;
 	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	this_cpu_inc(pcnt.sched_locked);
 	if (graph_ready)
 		sl_bo_task_state(&graph, (u64)p, state_of(p) == SL_BO_RUNNING ?
 				 SL_BO_RUNNING : SL_BO_RUNNABLE, dest_cpu, local_clock());
@@ -523,9 +610,10 @@ static void task_exit(struct task_struct *p)
 	unsigned long irqflags;
 	bool emit = false;
 
-	if (!sl_bo_nr_tasks(&graph))
+	if (!tracked(p))
 		return;
 	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	this_cpu_inc(pcnt.sched_locked);
 	if (graph_ready && sl_bo_task_exit(&graph, (u64)p, local_clock(), r))
 		emit = account(r);
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
@@ -586,6 +674,7 @@ static void clear_stats(void)
 	nr_task_stats = 0;
 	nr_worst = 0;
 	memset(&cnt, 0, sizeof(cnt));
+	pcnt_sum(&pcnt_base);
 	cnt.since = local_clock();
 }
 
@@ -621,6 +710,7 @@ static int blocked_on_enable(struct sl_feature *f)
 
 		seqcount_init(&sw->seq);
 		sw->task = NULL;
+		memset(per_cpu_ptr(&pcnt, i), 0, sizeof(struct bo_pcpu));
 	}
 	raw_spin_lock_irq(&bo_lock);
 	sl_bo_init(&graph, task_slots, max_tasks, lock_slots, max_tasks);
@@ -664,7 +754,11 @@ static int blocked_on_init(struct sl_feature *f)
 static int rules_changed(struct sl_feature *f, const struct sl_param *p)
 {
 	raw_spin_lock_irq(&bo_lock);
-	graph.rules = rules;
+	/* every wait in progress recomputed: the changed events no longer do it */
+	if (graph_ready)
+		sl_bo_set_rules(&graph, rules, local_clock());
+	else
+		graph.rules = rules;
 	raw_spin_unlock_irq(&bo_lock);
 	return 0;
 }
@@ -916,21 +1010,31 @@ DEFINE_SHOW_ATTRIBUTE(inversions);
 static int stats_show(struct seq_file *m, void *v)
 {
 	typeof(cnt) c;
+	struct bo_pcpu pc, base;
 	u32 tasks = 0, locks = 0, waits = 0, spinning;
-	u64 cycles = 0, dropped = 0;
+	u64 cycles = 0, dropped = 0, updates = 0;
 	bool ready;
 
 	raw_spin_lock_irq(&bo_lock);
 	ready = graph_ready;
 	c = cnt;
+	base = pcnt_base;
 	if (ready) {
 		tasks = sl_bo_nr_tasks(&graph);
 		locks = sl_bo_nr_locks(&graph);
 		waits = sl_bo_nr_waits(&graph);
 		cycles = sl_bo_cycles_seen(&graph);
 		dropped = graph.nr_dropped;
+		updates = graph.nr_updates;
 	}
 	raw_spin_unlock_irq(&bo_lock);
+	pcnt_sum(&pc);
+	pc.end_lockless -= base.end_lockless;
+	pc.end_locked -= base.end_locked;
+	pc.end_locked_idle -= base.end_locked_idle;
+	pc.sched_lockless -= base.sched_lockless;
+	pc.sched_locked -= base.sched_locked;
+	pc.bo_missed -= base.bo_missed;
 	show_proxy(m);
 	spinning = ready ? nr_spinning() : 0;
 	seq_printf(m, "enabled %d\ntracked_tasks %u\ntracked_locks %u\nwaits_in_progress %u\nwaits_spinning %u\n",
@@ -941,7 +1045,10 @@ static int stats_show(struct seq_file *m, void *v)
 		   c.no_room, dropped, c.stats_full, cycles);
 	seq_printf(m, "blocked_on_field %s\nblocked_on_checked %llu\nblocked_on_agree %llu\nblocked_on_cleared %llu\nblocked_on_disagree %llu\nblocked_on_missed %llu\n",
 		   SL_HAS_task_struct__blocked_on ? "yes" : "no", c.bo_checked, c.bo_agree,
-		   c.bo_cleared, c.bo_disagree, c.bo_missed);
+		   c.bo_cleared, c.bo_disagree, pc.bo_missed);
+	seq_printf(m, "waits_recomputed %llu\nend_lockless %llu\nend_locked %llu\nend_locked_idle %llu\nsched_lockless %llu\nsched_locked %llu\n",
+		   updates, pc.end_lockless, pc.end_locked, pc.end_locked_idle,
+		   pc.sched_lockless, pc.sched_locked);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

@@ -60,19 +60,25 @@
  * The graph keeps one clock, now: the latest timestamp of the events it
  * acted on (those it ignores, about untracked keys or changing nothing,
  * leave it). An event stamped earlier (clocks of different CPUs) is taken
- * as happening at now. Every wait in progress is accounted up to now,
- * always; reads (sl_bo_next_wait()) add the time from now to the instant
- * asked for, in the current categories.
+ * as happening at now. A wait is accounted lazily: its sums run up to its
+ * own since_ns (at most now), and its categories have held since then; it
+ * is brought up to now only when an event recomputes it, and reads
+ * (sl_bo_next_wait(), the record at its end) add the time from since_ns to
+ * the instant asked for, in the current categories.
  *
  * Attribution
  * -----------
- * At every event that can change a wait's chain, the core first brings
- * every wait in progress from the graph's now to the event's time: the
- * time in between is added to the category each wait was in (cat_ns[] and
- * head_ns[], below) and to its inversion time if it was in an inversion.
- * Then it applies the event, and recomputes the categories of every wait
- * from the new graph. Categories are thus constant between events, and
- * each wait's cat_ns[] and head_ns[] each sum to its duration exactly.
+ * An event applies its change to the graph, then recomputes the
+ * categories of every wait whose chain the change can affect (below,
+ * "Work per call"): such a wait is first brought from its since_ns to the
+ * event's time, the time in between added to the category it was in
+ * (cat_ns[] and head_ns[], below) and to its inversion time if it was in
+ * an inversion; then its categories are computed from the new graph. The
+ * other waits' categories are those a full recomputation would give them:
+ * nothing they depend on changed. Categories are thus constant between
+ * events, and each wait's cat_ns[] and head_ns[] each sum to its duration
+ * exactly. (tests/host/test_blocked_on.c compares every wait, after every
+ * step of random events, with a copy of the graph recomputed whole.)
  *
  * cat_ns[] splits the wait by what L's direct owner O does, with "local"
  * meaning on the waiter's CPU (the CPU it last ran on, and where it would
@@ -137,25 +143,57 @@
  * slot i holds both the head of bucket i and the link to the next slot of
  * its own entry's bucket. Free slots form a list through the same link.
  * Entries never move, so the edges are slot numbers; a wait's lock and a
- * lock's owner are reached without a lookup. The waiting tasks form a
- * doubly linked list, for the per-event pass over the waits.
+ * lock's owner are reached without a lookup. The reverse edges are lists
+ * through the entries: each lock's waiters (doubly linked through the
+ * tasks), each task's locks owned (doubly linked through the locks).
+ *
+ * Lockless hints
+ * --------------
+ * For callers that must not take their lock on every event (the module's
+ * probes see every lock contention and context switch in the kernel), each
+ * bucket carries hints, rewritten (SL_BO_WRITE_ONCE) whenever a key enters
+ * or leaves it: h.hint of the tasks' and of the locks' buckets (all their
+ * keys), whint of the tasks' (the keys of waiting tasks only). A hint is 0
+ * (no key), the key (the only one) or SL_BO_HINT_MANY: a key entering
+ * makes it the key or many, one leaving makes it 0, or, if it was many,
+ * what a walk of the bucket finds. sl_bo_maybe_tracked() and sl_bo_maybe_waiting() read
+ * them (SL_BO_READ_ONCE) without the lock: false is certain for a key
+ * whose own entry (or wait) was last changed by the reader's own thread,
+ * or before a barrier the reader has passed; with other writers on the
+ * same bucket, every value written while the key is in says "maybe"
+ * (the key itself or many). A wrong "maybe" costs the caller its lock.
  *
  * Work per call
  * -------------
- * With W = waits in progress, T and K the sizes of the task and lock
- * tables, D = SL_BO_MAX_DEPTH:
- *  - a lookup walks one bucket: at most T (or K) slots, O(1) expected;
- *  - bringing the waits up to date: O(W);
- *  - recomputing them: per wait, a chain walk of at most D tasks, each
- *    compared with those before it (D * (D + 1) / 2 comparisons at
- *    worst), and a snapshot copy of at most SL_BO_SNAP_DEPTH tasks;
+ * With T and K the sizes of the task and lock tables, D = SL_BO_MAX_DEPTH:
+ *  - a lookup walks one bucket: at most T (or K) slots, O(1) expected; so
+ *    does a hint's update when a key leaves a bucket that had several
+ *    (otherwise O(1));
+ *  - an event touches the tasks whose state or importance it changed (a
+ *    waiter, an owner seen) and the waiters of a lock whose owner changed;
+ *    it then recomputes the waits whose chain holds a touched task at most
+ *    D - 1 links after the waiter (a chain walk stops at D tasks: a touched
+ *    task further away is not seen). They are found breadth-first from
+ *    the touched tasks along the reverse edges (a task, the locks it owns,
+ *    their waiters), each task once per pass (a mark, the pass number),
+ *    at most D - 1 levels, a task queued only if it owns locks: A waits
+ *    recomputed cost O(A) plus the locks owned by the tasks reached. A
+ *    state change of a task nobody waits behind (a waiter at the end of
+ *    nobody's chain, an owner of locks with one waiter) recomputes one
+ *    wait, not every wait; an owner seen again with nothing new about it
+ *    changes nothing;
+ *  - recomputing a wait: a chain walk of at most D tasks, each compared
+ *    with those before it (D * (D + 1) / 2 comparisons at worst), and a
+ *    snapshot copy of at most SL_BO_SNAP_DEPTH tasks;
  *  - the cycle test of sl_bo_wait_begin() and sl_bo_owner(): 2 walks of D;
- *  - sl_bo_task_exit() of an owner: a scan of the K lock slots;
+ *  - sl_bo_task_exit() of an owner: its list of locks owned;
  *  - sl_bo_task_state(), sl_bo_task_prio() of an untracked task, or with
  *    nothing changed: a lookup only; with no task tracked, nothing;
+ *  - sl_bo_set_rules(): every wait (T slots);
  *  - sl_bo_chain(): a walk of D; sl_bo_next_wait(): at most T slots per
  *    call, T for a whole iteration.
- * Nothing recurses and every loop has one of these bounds.
+ * Nothing recurses and every loop has one of these bounds. g->nr_updates
+ * counts the waits recomputed.
  *
  * Full tables
  * -----------
@@ -185,9 +223,44 @@ static const struct sl_bo_hnode *sl_bo_cnode(const struct sl_bo_table *tb, u32 i
 
 static u32 sl_bo_bucket(const struct sl_bo_table *tb, u64 key)
 {
-	u64 h = key * 0x9e3779b97f4a7c15ULL;
+	return sl_bo_bucket_of(key, tb->size);
+}
 
-	return (u32)(h >> 32) % tb->size;
+/*
+ * The hint of bucket @b from its keys (with @waiting, those of the task
+ * table's waiting tasks only): O(the bucket's length), needed only when a
+ * key leaves a bucket that had several.
+ */
+static u64 sl_bo_bucket_hint(const struct sl_bo_table *tb, u32 b, bool waiting)
+{
+	u32 i = sl_bo_cnode(tb, b)->head, n;
+	u64 hint = 0;
+
+	for (n = 0; i != SL_BO_NIL && n < tb->size; n++) {
+		const struct sl_bo_hnode *h = sl_bo_cnode(tb, i);
+
+		if (h->key && (!waiting ||
+			       ((const struct sl_bo_task *)h)->lock != SL_BO_NIL))
+			hint = hint ? SL_BO_HINT_MANY : h->key;
+		i = h->next;
+	}
+	return hint;
+}
+
+/* a key entered (@in) or left the bucket of @key: its hint *@hint again */
+static void sl_bo_hint_update(const struct sl_bo_table *tb, u64 *hint, u64 key, bool in,
+			      bool waiting)
+{
+	u64 old = *hint, v;
+
+	if (in)
+		v = old ? SL_BO_HINT_MANY : key;
+	else if (old != SL_BO_HINT_MANY)
+		v = 0;		/* it was the only one */
+	else
+		v = sl_bo_bucket_hint(tb, sl_bo_bucket(tb, key), waiting);
+	if (v != old)
+		SL_BO_WRITE_ONCE(*hint, v);
 }
 
 static void sl_bo_table_init(struct sl_bo_table *tb, void *base, u32 size,
@@ -207,6 +280,7 @@ static void sl_bo_table_init(struct sl_bo_table *tb, void *base, u32 size,
 
 		h->key = 0;
 		h->head = SL_BO_NIL;
+		h->hint = 0;
 		h->next = i + 1 < size ? i + 1 : SL_BO_NIL;
 	}
 }
@@ -244,6 +318,7 @@ static u32 sl_bo_insert(struct sl_bo_table *tb, u64 key)
 	h->next = b->head;
 	b->head = i;
 	tb->nr++;
+	sl_bo_hint_update(tb, &b->hint, key, true, false);
 	return i;
 }
 
@@ -259,6 +334,8 @@ static void sl_bo_remove(struct sl_bo_table *tb, u32 i)
 		pp = &sl_bo_node(tb, *pp)->next;
 	}
 	*pp = h->next;
+	sl_bo_hint_update(tb, &sl_bo_node(tb, sl_bo_bucket(tb, h->key))->hint, h->key,
+			  false, false);
 	h->key = 0;
 	h->next = tb->free;
 	tb->free = i;
@@ -391,6 +468,21 @@ static void sl_bo_set_info(struct sl_bo_task *t, const struct sl_bo_task_info *i
 	sl_bo_copy_prio(&t->prio, &in->prio);
 }
 
+/* whether task entry @t already says what @in says */
+static bool sl_bo_same_info(const struct sl_bo_task *t, const struct sl_bo_task_info *in)
+{
+	unsigned int i;
+
+	if (t->pid != in->pid || t->state != in->state || t->cpu != in->cpu ||
+	    !sl_bo_same_prio(&t->prio, &in->prio))
+		return false;
+	/* as sl_bo_copy_comm() would store it */
+	for (i = 0; i < SL_BO_COMM_LEN - 1 && in->comm[i]; i++)
+		if (t->comm[i] != in->comm[i])
+			return false;
+	return t->comm[i] == 0;
+}
+
 /*
  * A new task entry for @key, from @in, or if NULL: pid 0, no comm, state
  * @state, unknown CPU, normal class at nice 0 in a default cgroup.
@@ -408,6 +500,10 @@ static u32 sl_bo_task_new(struct sl_bo_graph *g, u64 key,
 	t->wprev = SL_BO_NIL;
 	t->wnext = SL_BO_NIL;
 	t->nr_owned = 0;
+	t->owned = SL_BO_NIL;
+	t->visit = 0;
+	t->qnext = SL_BO_NIL;
+	t->qdist = 0;
 	if (in) {
 		sl_bo_set_info(t, in);
 	} else {
@@ -455,9 +551,27 @@ static void sl_bo_set_owner(struct sl_bo_graph *g, u32 li, u64 owner,
 	}
 	if (oti == old)
 		return;
+	if (old != SL_BO_NIL) {
+		/* off the old owner's list of locks */
+		if (l->oprev != SL_BO_NIL)
+			g->locks[l->oprev].onext = l->onext;
+		else
+			g->tasks[old].owned = l->onext;
+		if (l->onext != SL_BO_NIL)
+			g->locks[l->onext].oprev = l->oprev;
+	}
 	l->owner = oti;
-	if (oti != SL_BO_NIL)
-		g->tasks[oti].nr_owned++;
+	l->oprev = SL_BO_NIL;
+	l->onext = SL_BO_NIL;
+	if (oti != SL_BO_NIL) {
+		struct sl_bo_task *o = &g->tasks[oti];
+
+		o->nr_owned++;
+		l->onext = o->owned;
+		if (o->owned != SL_BO_NIL)
+			g->locks[o->owned].oprev = li;
+		o->owned = li;
+	}
 	if (old != SL_BO_NIL) {
 		g->tasks[old].nr_owned--;
 		sl_bo_task_put(g, old);
@@ -471,7 +585,10 @@ static u32 sl_bo_lock_new(struct sl_bo_graph *g, u64 key)
 	if (li == SL_BO_NIL)
 		return SL_BO_NIL;
 	g->locks[li].owner = SL_BO_NIL;
+	g->locks[li].oprev = SL_BO_NIL;
+	g->locks[li].onext = SL_BO_NIL;
 	g->locks[li].nr_waiters = 0;
+	g->locks[li].waiters = SL_BO_NIL;
 	g->locks[li].kind = SL_BO_MUTEX;
 	return li;
 }
@@ -487,23 +604,34 @@ static void sl_bo_lock_put(struct sl_bo_graph *g, u32 li)
 	sl_bo_remove(&g->lt, li);
 }
 
+/* task @ti started (@in) or stopped waiting: the waiting hint of its bucket */
+static void sl_bo_wait_hint(struct sl_bo_graph *g, u32 ti, bool in)
+{
+	u64 key = g->tasks[ti].h.key;
+
+	sl_bo_hint_update(&g->tt, &g->tasks[sl_bo_bucket(&g->tt, key)].whint, key, in, true);
+}
+
 /* task @ti starts waiting on lock @li at the graph's now */
 static void sl_bo_wait_attach(struct sl_bo_graph *g, u32 ti, u32 li)
 {
 	struct sl_bo_task *t = &g->tasks[ti];
+	struct sl_bo_lock *l = &g->locks[li];
 	struct sl_bo_wait *w = &t->w;
 	unsigned int c;
 
 	t->lock = li;
-	g->locks[li].nr_waiters++;
+	l->nr_waiters++;
 	t->wprev = SL_BO_NIL;
-	t->wnext = g->wait_first;
-	if (g->wait_first != SL_BO_NIL)
-		g->tasks[g->wait_first].wprev = ti;
-	g->wait_first = ti;
+	t->wnext = l->waiters;
+	if (l->waiters != SL_BO_NIL)
+		g->tasks[l->waiters].wprev = ti;
+	l->waiters = ti;
 	g->nr_waits++;
+	sl_bo_wait_hint(g, ti, true);
 
 	w->begin_ns = g->now;
+	w->since_ns = g->now;
 	for (c = 0; c < SL_BO_NR_CATS; c++) {
 		w->cat_ns[c] = 0;
 		w->head_ns[c] = 0;
@@ -526,19 +654,21 @@ static void sl_bo_wait_attach(struct sl_bo_graph *g, u32 ti, u32 li)
 static void sl_bo_wait_detach(struct sl_bo_graph *g, u32 ti)
 {
 	struct sl_bo_task *t = &g->tasks[ti];
+	struct sl_bo_lock *l = &g->locks[t->lock];
 
 	if (t->wprev != SL_BO_NIL)
 		g->tasks[t->wprev].wnext = t->wnext;
 	else
-		g->wait_first = t->wnext;
+		l->waiters = t->wnext;
 	if (t->wnext != SL_BO_NIL)
 		g->tasks[t->wnext].wprev = t->wprev;
 	t->wprev = SL_BO_NIL;
 	t->wnext = SL_BO_NIL;
-	g->locks[t->lock].nr_waiters--;
+	l->nr_waiters--;
 	t->lock = SL_BO_NIL;
 	t->w.in_seg = false;
 	g->nr_waits--;
+	sl_bo_wait_hint(g, ti, false);
 }
 
 /* --- chains and categories ------------------------------------------------ */
@@ -668,6 +798,23 @@ static void sl_bo_snap_take(const struct sl_bo_graph *g,
 	}
 }
 
+/* account wait @w up to the graph's now, in the categories it has been in */
+static void sl_bo_wait_catch_up(const struct sl_bo_graph *g, struct sl_bo_wait *w)
+{
+	u64 dt;
+
+	if (g->now <= w->since_ns)
+		return;
+	dt = g->now - w->since_ns;
+	w->since_ns = g->now;
+	w->cat_ns[w->cat] += dt;
+	w->head_ns[w->head] += dt;
+	if (w->inv_now) {
+		w->inv_ns += dt;
+		w->inv_rules |= w->inv_now;
+	}
+}
+
 /* recompute the categories of the wait of task @ti from the graph */
 static void sl_bo_wait_update(struct sl_bo_graph *g, u32 ti)
 {
@@ -678,6 +825,8 @@ static void sl_bo_wait_update(struct sl_bo_graph *g, u32 ti)
 	struct sl_bo_walk wk;
 	bool stalled;
 
+	sl_bo_wait_catch_up(g, w);
+	g->nr_updates++;
 	sl_bo_walk(g, ti, &wk);
 	w->depth = wk.depth;
 	if (wk.depth > w->max_depth)
@@ -716,35 +865,102 @@ static void sl_bo_wait_update(struct sl_bo_graph *g, u32 ti)
 	}
 }
 
-/* account every wait up to @now, in the categories it has been in */
+/*
+ * The graph's clock moves to @now (waits are accounted lazily, from their
+ * since_ns, when they are recomputed or read).
+ */
 static void sl_bo_advance(struct sl_bo_graph *g, u64 now)
 {
-	u64 dt;
-	u32 ti;
-
-	if (now <= g->now)
-		return;
-	dt = now - g->now;
-	g->now = now;
-	for (ti = g->wait_first; ti != SL_BO_NIL; ti = g->tasks[ti].wnext) {
-		struct sl_bo_wait *w = &g->tasks[ti].w;
-
-		w->cat_ns[w->cat] += dt;
-		w->head_ns[w->head] += dt;
-		if (w->inv_now) {
-			w->inv_ns += dt;
-			w->inv_rules |= w->inv_now;
-		}
-	}
+	if (now > g->now)
+		g->now = now;
 }
 
-/* recompute the categories of every wait */
-static void sl_bo_refresh(struct sl_bo_graph *g)
+/* --- update passes (see "Work per call") ---------------------------------- */
+
+static void sl_bo_pass_begin(struct sl_bo_graph *g)
+{
+	u32 i;
+
+	if (++g->pass == 0) {
+		/* wrapped: no mark may look current */
+		for (i = 0; i < g->tt.size; i++)
+			g->tasks[i].visit = 0;
+		g->pass = 1;
+	}
+	g->qhead = SL_BO_NIL;
+	g->qtail = SL_BO_NIL;
+}
+
+/*
+ * Task @ti, reached at distance @d in this pass (unless it was already):
+ * its wait is recomputed now, and it is queued if waits can be behind it
+ * (it owns tracked locks) for sl_bo_pass_end() to go on from it.
+ */
+static void sl_bo_reach(struct sl_bo_graph *g, u32 ti, u32 d)
+{
+	struct sl_bo_task *t = &g->tasks[ti];
+
+	if (!t->h.key || t->visit == g->pass)
+		return;
+	t->visit = g->pass;
+	if (t->lock != SL_BO_NIL)
+		sl_bo_wait_update(g, ti);
+	if (t->owned == SL_BO_NIL || d + 1 >= SL_BO_MAX_DEPTH)
+		return;
+	t->qdist = d;
+	t->qnext = SL_BO_NIL;
+	if (g->qtail == SL_BO_NIL)
+		g->qhead = ti;
+	else
+		g->tasks[g->qtail].qnext = ti;
+	g->qtail = ti;
+}
+
+/*
+ * Something of task @ti changed (@ti may be SL_BO_NIL): its wait, and those
+ * whose chain it is in. Called once the event's changes are made (entries
+ * without a reason to be tracked may still go after).
+ */
+static void sl_bo_touch_task(struct sl_bo_graph *g, u32 ti)
+{
+	if (ti != SL_BO_NIL)
+		sl_bo_reach(g, ti, 0);
+}
+
+/* lock @li's owner changed: the waits of its waiters, and those behind them */
+static void sl_bo_touch_lock(struct sl_bo_graph *g, u32 li)
 {
 	u32 ti;
 
-	for (ti = g->wait_first; ti != SL_BO_NIL; ti = g->tasks[ti].wnext)
-		sl_bo_wait_update(g, ti);
+	if (li == SL_BO_NIL || !g->locks[li].h.key)
+		return;
+	for (ti = g->locks[li].waiters; ti != SL_BO_NIL; ti = g->tasks[ti].wnext)
+		sl_bo_reach(g, ti, 0);
+}
+
+/*
+ * Recompute every wait whose chain contains a task touched in this pass,
+ * at most SL_BO_MAX_DEPTH - 1 links before it: breadth-first from the
+ * touched tasks (recomputed when touched) along the reverse edges (a
+ * task, the locks it owns, their waiters), each task at most once. Tasks
+ * that own nothing are never queued: an event about a waiter nobody waits
+ * behind costs its one update.
+ */
+static void sl_bo_pass_end(struct sl_bo_graph *g)
+{
+	while (g->qhead != SL_BO_NIL) {
+		u32 ti = g->qhead, li, wi;
+		struct sl_bo_task *t = &g->tasks[ti];
+
+		g->qhead = t->qnext;
+		if (g->qhead == SL_BO_NIL)
+			g->qtail = SL_BO_NIL;
+		if (!t->h.key)
+			continue;
+		for (li = t->owned; li != SL_BO_NIL; li = g->locks[li].onext)
+			for (wi = g->locks[li].waiters; wi != SL_BO_NIL; wi = g->tasks[wi].wnext)
+				sl_bo_reach(g, wi, t->qdist + 1);
+	}
 }
 
 /*
@@ -757,8 +973,8 @@ static void sl_bo_fill_record(const struct sl_bo_graph *g, u32 ti, u64 now,
 	const struct sl_bo_task *t = &g->tasks[ti];
 	const struct sl_bo_wait *w = &t->w;
 	const struct sl_bo_lock *l = &g->locks[t->lock];
-	u64 dt = now > g->now ? now - g->now : 0;
-	u64 end_ns = g->now + dt;
+	u64 end_ns = now > g->now ? now : g->now;
+	u64 dt = end_ns > w->since_ns ? end_ns - w->since_ns : 0;
 	unsigned int c;
 
 	rec->waiter = t->h.key;
@@ -809,12 +1025,21 @@ static void sl_bo_fill_record(const struct sl_bo_graph *g, u32 ti, u64 now,
 void sl_bo_init(struct sl_bo_graph *g, struct sl_bo_task *tasks, u32 max_tasks,
 		struct sl_bo_lock *locks, u32 max_locks)
 {
+	u32 i;
+
 	g->tasks = tasks;
 	g->locks = locks;
 	sl_bo_table_init(&g->tt, tasks, max_tasks, sizeof(*tasks));
 	sl_bo_table_init(&g->lt, locks, max_locks, sizeof(*locks));
-	g->wait_first = SL_BO_NIL;
+	for (i = 0; i < g->tt.size; i++) {
+		tasks[i].whint = 0;
+		tasks[i].visit = 0;
+	}
 	g->nr_waits = 0;
+	g->pass = 0;
+	g->qhead = SL_BO_NIL;
+	g->qtail = SL_BO_NIL;
+	g->nr_updates = 0;
 	g->now = 0;
 	g->rules = SL_BO_RULES_ALL;
 	g->cycles_seen = 0;
@@ -851,6 +1076,7 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 	if (!waiter || !lock)
 		return -SL_BO_EINVAL;
 	sl_bo_advance(g, now);
+	sl_bo_pass_begin(g);
 	ti = sl_bo_find(&g->tt, waiter);
 	li = sl_bo_find(&g->lt, lock);
 	if (ti != SL_BO_NIL && g->tasks[ti].lock != SL_BO_NIL && g->tasks[ti].lock != li) {
@@ -872,7 +1098,9 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 	if (!same && (g->tt.size - g->tt.nr < need ||
 		      (li == SL_BO_NIL && g->lt.nr == g->lt.size))) {
 		g->nr_dropped++;
-		sl_bo_refresh(g);
+		/* its previous wait may have ended: the waits behind it */
+		sl_bo_touch_task(g, ti);
+		sl_bo_pass_end(g);
 		return -SL_BO_ENOSPC;
 	}
 
@@ -890,7 +1118,10 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 	sl_bo_set_owner(g, li, owner, oi);
 	if (!was_cycle && sl_bo_on_cycle(g, li))
 		g->cycles_seen++;
-	sl_bo_refresh(g);
+	/* the waiter (in the lock's waiters), the lock's owner, who was refreshed */
+	sl_bo_touch_lock(g, li);
+	sl_bo_touch_task(g, g->locks[li].owner);
+	sl_bo_pass_end(g);
 	return 0;
 }
 
@@ -906,17 +1137,25 @@ int sl_bo_wait_begin(struct sl_bo_graph *g, u64 waiter,
 void sl_bo_owner(struct sl_bo_graph *g, u64 lock, u64 owner,
 		 const struct sl_bo_task_info *oi, u64 now)
 {
-	u32 li = sl_bo_find(&g->lt, lock);
+	u32 li = sl_bo_find(&g->lt, lock), cur;
 	bool was_cycle;
 
 	if (li == SL_BO_NIL)
 		return;
 	sl_bo_advance(g, now);
+	/* the same owner, nothing new about it: no wait can change */
+	cur = g->locks[li].owner;
+	if (cur == SL_BO_NIL ? !owner :
+	    g->tasks[cur].h.key == owner && (!oi || sl_bo_same_info(&g->tasks[cur], oi)))
+		return;
+	sl_bo_pass_begin(g);
 	was_cycle = sl_bo_on_cycle(g, li);
 	sl_bo_set_owner(g, li, owner, oi);
 	if (!was_cycle && sl_bo_on_cycle(g, li))
 		g->cycles_seen++;
-	sl_bo_refresh(g);
+	sl_bo_touch_lock(g, li);
+	sl_bo_touch_task(g, g->locks[li].owner);
+	sl_bo_pass_end(g);
 }
 
 /**
@@ -944,7 +1183,9 @@ void sl_bo_task_state(struct sl_bo_graph *g, u64 task, unsigned int state,
 	sl_bo_advance(g, now);
 	t->state = state;
 	t->cpu = cpu;
-	sl_bo_refresh(g);
+	sl_bo_pass_begin(g);
+	sl_bo_touch_task(g, ti);
+	sl_bo_pass_end(g);
 }
 
 /**
@@ -970,7 +1211,30 @@ void sl_bo_task_prio(struct sl_bo_graph *g, u64 task,
 		return;
 	sl_bo_advance(g, now);
 	sl_bo_copy_prio(&t->prio, p);
-	sl_bo_refresh(g);
+	sl_bo_pass_begin(g);
+	sl_bo_touch_task(g, ti);
+	sl_bo_pass_end(g);
+}
+
+/**
+ * sl_bo_set_rules - change the inversion rules
+ * @g: the graph
+ * @rules: SL_BO_RULE_* (g->rules)
+ * @now: when: every wait is accounted up to then with the old rules
+ *
+ * Every wait is recomputed: O(T) slots and a chain walk per wait.
+ */
+void sl_bo_set_rules(struct sl_bo_graph *g, unsigned int rules, u64 now)
+{
+	u32 ti;
+
+	if (g->rules == rules)
+		return;
+	sl_bo_advance(g, now);
+	g->rules = rules;
+	for (ti = 0; ti < g->tt.size; ti++)
+		if (g->tasks[ti].h.key && g->tasks[ti].lock != SL_BO_NIL)
+			sl_bo_wait_update(g, ti);
 }
 
 /**
@@ -1002,12 +1266,19 @@ bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
 	if (rec)
 		sl_bo_fill_record(g, ti, g->now,
 				  acquired ? SL_BO_END_ACQUIRED : SL_BO_END_FAILED, rec);
+	sl_bo_pass_begin(g);
 	sl_bo_wait_detach(g, ti);
 	if (acquired)
 		sl_bo_set_owner(g, li, waiter, NULL);
+	/*
+	 * The waits behind the waiter; if it acquired the lock, the lock's other
+	 * waiters are behind it now. (Not acquired: they are behind the lock's
+	 * owner, which did not change.)
+	 */
+	sl_bo_touch_task(g, ti);
 	sl_bo_lock_put(g, li);
 	sl_bo_task_put(g, ti);
-	sl_bo_refresh(g);
+	sl_bo_pass_end(g);
 	return true;
 }
 
@@ -1101,12 +1372,13 @@ void sl_bo_spin_record(u64 waiter, const struct sl_bo_task_info *wi, u64 lock,
 bool sl_bo_task_exit(struct sl_bo_graph *g, u64 task, u64 now,
 		     struct sl_bo_wait_record *rec)
 {
-	u32 ti = sl_bo_find(&g->tt, task), li, owned;
+	u32 ti = sl_bo_find(&g->tt, task), li;
 	bool waited = false;
 
 	if (ti == SL_BO_NIL)
 		return false;
 	sl_bo_advance(g, now);
+	sl_bo_pass_begin(g);
 	li = g->tasks[ti].lock;
 	if (li != SL_BO_NIL) {
 		if (rec)
@@ -1115,15 +1387,14 @@ bool sl_bo_task_exit(struct sl_bo_graph *g, u64 task, u64 now,
 		sl_bo_wait_detach(g, ti);
 		sl_bo_lock_put(g, li);
 	}
-	owned = g->tasks[ti].h.key ? g->tasks[ti].nr_owned : 0;
-	for (li = 0; li < g->lt.size && owned; li++) {
-		if (g->locks[li].h.key && g->locks[li].owner == ti) {
-			owned--;
-			sl_bo_set_owner(g, li, 0, NULL);
-		}
+	/* the locks it owned (its entry is still there if it owned any) */
+	while (g->tasks[ti].h.key && g->tasks[ti].owned != SL_BO_NIL) {
+		li = g->tasks[ti].owned;
+		sl_bo_set_owner(g, li, 0, NULL);
+		sl_bo_touch_lock(g, li);
 	}
 	sl_bo_task_put(g, ti);
-	sl_bo_refresh(g);
+	sl_bo_pass_end(g);
 	return waited;
 }
 
@@ -1182,6 +1453,23 @@ int sl_bo_chain(const struct sl_bo_graph *g, u64 waiter, struct sl_bo_link *out,
 		sl_bo_copy_comm(o->comm, t->comm);
 	}
 	return n;
+}
+
+/**
+ * sl_bo_lock_of - the lock a task waits on
+ * @g: the graph
+ * @task: the task's key
+ *
+ * Return: the lock's key, 0 if @task is not tracked or does not wait (the
+ * first link's lock of sl_bo_chain(), without walking the chain).
+ */
+u64 sl_bo_lock_of(const struct sl_bo_graph *g, u64 task)
+{
+	u32 ti = sl_bo_find(&g->tt, task);
+
+	if (ti == SL_BO_NIL || g->tasks[ti].lock == SL_BO_NIL)
+		return 0;
+	return g->locks[g->tasks[ti].lock].h.key;
 }
 
 /**

@@ -16,9 +16,14 @@
  */
 #include "pelt_core.h"
 #ifdef __KERNEL__
+#include <linux/compiler.h>
 #include <linux/stddef.h>
+#define SL_BO_READ_ONCE(x)	READ_ONCE(x)
+#define SL_BO_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 #else
 #include <stddef.h>
+#define SL_BO_READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define SL_BO_WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 #endif
 
 /* errors, returned negated (the same values as the kernel's errno.h) */
@@ -30,6 +35,7 @@
 #define SL_BO_COMM_LEN		16	/* TASK_COMM_LEN */
 #define SL_BO_HIST_BUCKETS	24	/* wait lengths: bucket i is [2^i, 2^(i+1)) us */
 #define SL_BO_NIL		0xffffffffU	/* no table slot */
+#define SL_BO_HINT_MANY		1ULL	/* a hint: two keys or more in the bucket */
 
 enum sl_bo_state {
 	SL_BO_RUNNING,		/* on a CPU */
@@ -121,12 +127,13 @@ struct sl_bo_snap {
 /* Bookkeeping of a wait in progress (in its waiter's task entry). */
 struct sl_bo_wait {
 	u64 begin_ns;
-	u64 cat_ns[SL_BO_NR_CATS];	/* by the direct owner, up to graph->now */
-	u64 head_ns[SL_BO_NR_CATS];	/* by the chain's head, up to graph->now */
-	u64 inv_ns;			/* inversion time, up to graph->now */
+	u64 cat_ns[SL_BO_NR_CATS];	/* by the direct owner, up to since_ns */
+	u64 head_ns[SL_BO_NR_CATS];	/* by the chain's head, up to since_ns */
+	u64 inv_ns;			/* inversion time, up to since_ns */
+	u64 since_ns;			/* cat_ns, head_ns, inv_ns count up to here */
 	u64 seg_begin_ns;		/* start of the current stalled stretch */
-	unsigned int cat, head;		/* the categories since graph->now */
-	unsigned int inv_now;		/* rules matched since graph->now (0: none) */
+	unsigned int cat, head;		/* the categories since since_ns */
+	unsigned int inv_now;		/* rules matched since since_ns (0: none) */
 	unsigned int inv_rules;		/* rules matched during some time > 0 */
 	unsigned int depth, max_depth;	/* tasks in the chain: now, most seen */
 	bool cycle;			/* the chain ended in a cycle at some time */
@@ -135,18 +142,28 @@ struct sl_bo_wait {
 	struct sl_bo_snap best;		/* longest closed stalled stretch */
 };
 
-/* Hash index of both tables (see "Tables" in blocked_on_core.c). */
+/*
+ * Hash index of both tables (see "Tables" in blocked_on_core.c). hint (and
+ * struct sl_bo_task.whint) describe the bucket numbered like this slot,
+ * for lockless readers: 0 no key, the key if it is the only one,
+ * SL_BO_HINT_MANY if there are more.
+ */
 struct sl_bo_hnode {
 	u64 key;			/* 0: the slot is free */
 	u32 next;			/* next slot of its bucket, or of the free list */
 	u32 head;			/* first slot of the bucket numbered like this slot */
+	u64 hint;			/* that bucket's keys, for lockless readers */
 };
 
 struct sl_bo_task {
 	struct sl_bo_hnode h;		/* h.key: the caller's key (task_struct *) */
 	u32 lock;			/* slot of the lock it waits on, or SL_BO_NIL */
-	u32 wprev, wnext;		/* list of the waiting tasks */
+	u32 wprev, wnext;		/* list of that lock's waiters */
 	u32 nr_owned;			/* tracked locks it owns */
+	u32 owned;			/* first of them (struct sl_bo_lock.onext) */
+	u32 visit;			/* pass that reached it (graph->pass) */
+	u32 qnext, qdist;		/* queue of that pass, distance in it */
+	u64 whint;			/* h.hint, of the keys of waiting tasks only */
 	int pid;
 	int cpu;
 	unsigned int state;
@@ -158,7 +175,9 @@ struct sl_bo_task {
 struct sl_bo_lock {
 	struct sl_bo_hnode h;		/* h.key: the caller's key (lock address) */
 	u32 owner;			/* owner's task slot, or SL_BO_NIL (unowned) */
+	u32 oprev, onext;		/* list of the locks of that owner */
 	u32 nr_waiters;
+	u32 waiters;			/* first of them (struct sl_bo_task.wnext) */
 	unsigned int kind;		/* enum sl_bo_kind */
 };
 
@@ -173,8 +192,10 @@ struct sl_bo_graph {
 	struct sl_bo_task *tasks;
 	struct sl_bo_lock *locks;
 	struct sl_bo_table tt, lt;	/* their indexes */
-	u32 wait_first;			/* list of the waiting tasks */
 	u32 nr_waits;
+	u32 pass;			/* number of the current update pass */
+	u32 qhead, qtail;		/* its queue of tasks */
+	u64 nr_updates;			/* waits recomputed, all passes */
 	u64 now;			/* latest timestamp seen: every wait is accounted to it */
 	unsigned int rules;		/* SL_BO_RULE_* for inversions; init: all */
 	u64 cycles_seen;		/* edges that closed a cycle of waits */
@@ -238,6 +259,7 @@ void sl_bo_task_state(struct sl_bo_graph *g, u64 task, unsigned int state,
 		      int cpu, u64 now);
 void sl_bo_task_prio(struct sl_bo_graph *g, u64 task,
 		     const struct sl_bo_prio *p, u64 now);
+void sl_bo_set_rules(struct sl_bo_graph *g, unsigned int rules, u64 now);
 bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
 		    u64 now, struct sl_bo_wait_record *rec);
 bool sl_bo_task_exit(struct sl_bo_graph *g, u64 task, u64 now,
@@ -249,6 +271,7 @@ void sl_bo_spin_record(u64 waiter, const struct sl_bo_task_info *wi, u64 lock,
 
 int sl_bo_chain(const struct sl_bo_graph *g, u64 waiter, struct sl_bo_link *out,
 		int max, bool *cycle);
+u64 sl_bo_lock_of(const struct sl_bo_graph *g, u64 task);
 bool sl_bo_next_wait(const struct sl_bo_graph *g, u32 *pos, u64 now,
 		     struct sl_bo_wait_record *rec);
 
@@ -287,6 +310,50 @@ static inline u32 sl_bo_nr_waits(const struct sl_bo_graph *g)
 static inline u64 sl_bo_cycles_seen(const struct sl_bo_graph *g)
 {
 	return g->cycles_seen;
+}
+
+/* the hash bucket of @key in a table of @size slots (size > 0) */
+static inline u32 sl_bo_bucket_of(u64 key, u32 size)
+{
+	return (u32)((key * 0x9e3779b97f4a7c15ULL) >> 32) % size;
+}
+
+/*
+ * Lockless hints (no lock of the caller's held; see "Lockless hints" in
+ * blocked_on_core.c): false means @key was not tracked (not waiting) at
+ * some moment of the call, up to the ordering explained there; true means
+ * maybe. The graph must not be re-initialised meanwhile.
+ */
+static inline u64 sl_bo_hint_of(const struct sl_bo_table *tb, u64 key, size_t off)
+{
+	u32 size = tb->size;
+	const char *node;
+
+	if (!size || !key)
+		return 0;
+	node = (const char *)tb->base + (unsigned long)sl_bo_bucket_of(key, size) * tb->stride;
+	return SL_BO_READ_ONCE(*(const u64 *)(node + off));
+}
+
+static inline bool sl_bo_hint_match(u64 hint, u64 key)
+{
+	return hint && (hint == key || hint == SL_BO_HINT_MANY);
+}
+
+/* @task may be tracked (waits or owns a tracked lock) */
+static inline bool sl_bo_maybe_tracked(const struct sl_bo_graph *g, u64 task)
+{
+	return sl_bo_hint_match(sl_bo_hint_of(&g->tt, task,
+					      offsetof(struct sl_bo_task, h.hint)), task);
+}
+
+/* @task may be waiting on @lock (each tested alone: a task waits, a lock is waited on) */
+static inline bool sl_bo_maybe_waiting(const struct sl_bo_graph *g, u64 task, u64 lock)
+{
+	return sl_bo_hint_match(sl_bo_hint_of(&g->tt, task,
+					      offsetof(struct sl_bo_task, whint)), task) &&
+	       sl_bo_hint_match(sl_bo_hint_of(&g->lt, lock,
+					      offsetof(struct sl_bo_lock, h.hint)), lock);
 }
 
 #endif /* SCHEDLAB_BLOCKED_ON_CORE_H */

@@ -8,6 +8,13 @@
 #    10,000 contended waits a second, every wait begun also ended, nothing
 #    left tracked, no slot ever missing, and no vmalloc'd memory of
 #    schedlab's left once disabled (/proc/vmallocinfo names the caller);
+#  - lockless filtering: while a tracked mutex wait is held open, two
+#    driver workers storm an rwsem (not a mutex) for 3 s: every one of
+#    their contention_end events (counted by the kernel's own trace hist
+#    trigger on lock:contention_end) is filtered without blocked_on's lock
+#    (end_lockless), none takes it for nothing (end_locked_idle 0), and
+#    their context switches (/proc/PID/status) go by without it too
+#    (sched_lockless);
 #  - schedlab unloaded in the middle of another storm.
 # (vm-run.sh fails the whole run on any warning or splat in dmesg.)
 . "$(dirname "$0")/../lib/tap.sh"
@@ -121,10 +128,73 @@ m5=$(awk '$1 == "m5" { print $2 }' $TD/addr)
 n5=$(awk -v a="$m5" '$1 "" == a "" { print $3 }' $BD/locks)
 rec=$(stat_of waits_recorded)
 ok "[ $((rec - n5)) -le $((rec / 1000)) ]" "nearly all of them recorded on m5 ($n5 of $rec)"
+
+# --- 3. lockless filtering: an rwsem storm beside a tracked mutex wait -----
+# A holds m0 asleep for 8 s; B waits on it (a tracked wait, open throughout);
+# R0 and R1 storm the driver's rwsem from 1.5 s to 4.5 s after A took m0.
+HIST=$TRACING/events/lock/contention_end
+pid_of() { awk -v n="$1" '$1 == n && $2 ~ /^pid=/ { sub("pid=", "", $2); print $2; exit }' $TD/log; }
+# field F (6: start, 7: end, 5: ret) of worker NAME's step STEP in the driver's log
+log_of() { awk -v n="$1" -v s="$2" -v f="$3" '$1 == n && $2 == s { print $f; exit }' $TD/log; }
+ctxsw() { awk '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }' "/proc/$1/status"; }
+stv() { awk -v k="$1" '$1 == k { print $2 }' <<<"$2"; }
+is "$(td 'spawn R9 rwstorm 60001')" EINVAL "driver: an rwstorm longer than 60 s is refused"
+is "$(td 'spawn A cpu=0 policy=other nice=0 lock m0; sleep 8000; unlock m0')" ok "spawn A: m0 held asleep 8 s"
+is "$(td 'spawn B cpu=1 policy=other nice=0 wait A 0; lock m0; unlock m0')" ok "spawn B: waits on m0"
+for w in R0:0 R1:1; do
+	td "spawn ${w%:*} cpu=${w#*:} policy=other nice=0 wait A 0; sleep 1500; mark; rwstorm 3000" >/dev/null
+done
+hist=0
+if [ -w "$HIST/trigger" ] && echo 'hist:keys=common_pid' >"$HIST/trigger" 2>/dev/null; then
+	hist=1
+fi
+is "$($SYSFS_WRITE $BD/reset 1)" ok "statistics reset"
+s0=$(<$BD/stats)
+is "$(td start)" ok "start"
+pa=$(pid_of A) pb=$(pid_of B) r0=$(pid_of R0) r1=$(pid_of R1)
+chains_until 100 0.1 'grep -q "^$pb " <<<"$chains"'
+c0=$(( $(ctxsw "$r0") + $(ctxsw "$r1") ))
+ok "grep -q '^$pb .* -> $pa ' <<<\"\$chains\"" "B ($pb) waits on m0 behind A ($pa)"
+for _ in $(seq 300); do
+	[ -n "$(log_of R0 3 7)" ] && [ -n "$(log_of R1 3 7)" ] && break
+	sleep 0.1
+done
+s1=$(<$BD/stats)
+chains=$(<$BD/chains)
+c1=$(( $(ctxsw "$r0") + $(ctxsw "$r1") ))
+if [ $hist = 1 ]; then
+	h=$(<"$HIST/hist")
+	echo '!hist:keys=common_pid' >"$HIST/trigger"
+fi
+a_end=$(log_of A 1 7) b_start=$(log_of B 0 7)
+storm_start=$(( $(log_of R0 2 7) < $(log_of R1 2 7) ? $(log_of R0 2 7) : $(log_of R1 2 7) ))
+storm_end=$(( $(log_of R0 3 7) > $(log_of R1 3 7) ? $(log_of R0 3 7) : $(log_of R1 3 7) ))
+taken=$(( $(log_of R0 3 5) + $(log_of R1 3 5) ))
+diag "B's wait from $b_start, the storm $storm_start..$storm_end (write lock found taken $taken times), A's sleep ended: ${a_end:-not yet}"
+ok "[ -z '$a_end' ] && [ $b_start -lt $storm_start ] && grep -q '^$pb ' <<<\"\$chains\"" \
+	"the storm ran inside B's tracked wait (driver's log; B still in the chains after it)"
+d() { echo $(( $(stv "$1" "$s1") - $(stv "$1" "$s0") )); }
+diag "during the storm: end_lockless $(d end_lockless) end_locked $(d end_locked) end_locked_idle $(d end_locked_idle) sched_lockless $(d sched_lockless) sched_locked $(d sched_locked) waits_recomputed $(d waits_recomputed); storm workers' context switches $((c1 - c0))"
+ok "[ $taken -ge 100 ]" "the storm contended ($taken times)"
+is "$(d end_locked_idle)" 0 "no contention_end took blocked_on's lock for nothing"
+ok "[ $(d sched_lockless) -ge $((c1 - c0)) ] && [ $((c1 - c0)) -gt 0 ]" \
+	"the storm workers' $((c1 - c0)) context switches filtered without the lock ($(d sched_lockless) scheduler events)"
+if [ $hist = 1 ]; then
+	hits=$(awk -v a="$r0" -v b="$r1" '/common_pid:/ { p = $0; sub(/.*common_pid: */, "", p); sub(/[^0-9].*/, "", p);
+		h = $0; sub(/.*hitcount: */, "", h); if (p == a || p == b) n += h } END { print n + 0 }' <<<"$h")
+	diag "lock:contention_end of the storm workers (trace hist): $hits"
+	ok "[ $hits -gt 0 ] && [ $(d end_lockless) -ge $hits ]" \
+		"every contention_end of the storm ($hits, trace hist) filtered without the lock ($(d end_lockless))"
+else
+	ok true "# SKIP no hist trigger on lock:contention_end"
+fi
+is "$(td reset)" ok "driver reset (A and B end)"
+blocked_on_agreed "the rwsem storm"
+
 is "$($SYSFS_WRITE $BO/enabled 0)" ok "disabled"
 is "$(grep -c '\[schedlab\]' /proc/vmallocinfo)" "$vm_before" "its memory is freed (vmallocinfo)"
 
-# --- 3. unloaded in the middle of a storm -------------------------------------
+# --- 4. unloaded in the middle of a storm -------------------------------------
 is "$($SYSFS_WRITE $BO/enabled 1)" ok "enabled again"
 for w in U0:0 U1:1 U2:0 U3:1; do
 	td "spawn ${w%:*} cpu=${w#*:} policy=other nice=0 storm m5 5000" >/dev/null

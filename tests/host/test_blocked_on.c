@@ -856,6 +856,144 @@ static void test_capacity(void)
 	tap(ok, "capacity: empty tables track nothing; 0 keys are -EINVAL");
 }
 
+/*
+ * The core updates only the waits whose chain holds what an event changed.
+ * The old way, every wait re-walked after every event, on a copy of the
+ * graph (sl_bo_set_rules() recomputes every wait; toggled there and back at
+ * the graph's own now, no time passes, so it changes nothing but what is
+ * stale): every wait's live state and record must be the same in both.
+ */
+static int same_as_full_rewalk(const struct sl_bo_graph *gr, const char **why)
+{
+	static struct sl_bo_task ct[1024];
+	static struct sl_bo_lock cl[1024];
+	static struct sl_bo_graph c;
+	struct sl_bo_wait_record a, b;
+	u32 i, pa = 0, pb = 0;
+	unsigned int rules = gr->rules;
+
+	if (gr->tt.size > 1024 || gr->lt.size > 1024)
+		return *why = "test tables too big", 0;
+	memcpy(ct, gr->tasks, gr->tt.size * sizeof(ct[0]));
+	memcpy(cl, gr->locks, gr->lt.size * sizeof(cl[0]));
+	c = *gr;
+	c.tasks = ct;
+	c.locks = cl;
+	c.tt.base = ct;
+	c.lt.base = cl;
+	sl_bo_set_rules(&c, rules == 1 ? 2 : 1, c.now);
+	sl_bo_set_rules(&c, rules, c.now);
+	for (i = 0; i < gr->tt.size; i++) {
+		const struct sl_bo_wait *x = &gr->tasks[i].w, *y = &ct[i].w;
+
+		if (!gr->tasks[i].h.key || gr->tasks[i].lock == SL_BO_NIL)
+			continue;
+		if (x->cat != y->cat || x->head != y->head || x->inv_now != y->inv_now ||
+		    x->depth != y->depth || x->max_depth != y->max_depth || x->cycle != y->cycle ||
+		    x->in_seg != y->in_seg || (x->in_seg && x->seg_begin_ns != y->seg_begin_ns))
+			return *why = "a wait's categories differ from a full re-walk", 0;
+	}
+	for (;;) {
+		bool na = sl_bo_next_wait(gr, &pa, gr->now, &a);
+		bool nb = sl_bo_next_wait(&c, &pb, gr->now, &b);
+
+		if (na != nb)
+			return *why = "not the same waits as a full re-walk", 0;
+		if (!na)
+			return 1;
+		if (a.waiter != b.waiter || a.duration_ns != b.duration_ns ||
+		    !same_cats(a.cat_ns, b.cat_ns) || !same_cats(a.head_ns, b.head_ns) ||
+		    a.inv_ns != b.inv_ns || a.inv_rules != b.inv_rules || a.depth != b.depth ||
+		    a.max_depth != b.max_depth || a.cycle != b.cycle ||
+		    a.snap.len_ns != b.snap.len_ns || a.snap.at_ns != b.snap.at_ns ||
+		    a.snap.depth != b.snap.depth || a.snap.head_cat != b.snap.head_cat)
+			return *why = "a wait's record differs from a full re-walk", 0;
+	}
+}
+
+/* waits recomputed by one call */
+#define UPDATES(call) ({ u64 u0_ = g.nr_updates; call; g.nr_updates - u0_; })
+
+/* 9b. the work of an event: only the waits whose chain holds what changed */
+static void test_work(void)
+{
+	struct sl_bo_task_info wi, oi;
+	const char *why = "";
+	int i, ok = 1;
+	u64 n1, n2, n3, n4, n5;
+
+	/* 100 waits, each on its own lock with its own owner */
+	fresh();
+	for (i = 0; i < 100; i++) {
+		wi = info(800 + i, SL_BO_SLEEPING, i % 4, &P_NICE0);
+		oi = info(900 + i, SL_BO_RUNNING, (i + 1) % 4, &P_NICE19);
+		ok &= !sl_bo_wait_begin(&g, TK(800 + i), &wi, LK(800 + i), SL_BO_MUTEX,
+					TK(900 + i), &oi, T0);
+	}
+	n1 = UPDATES(sl_bo_task_state(&g, TK(950), SL_BO_RUNNABLE, 1, T0 + 1 * MS));
+	n2 = UPDATES(sl_bo_task_state(&g, TK(850), SL_BO_SLEEPING, 3, T0 + 2 * MS));
+	n3 = UPDATES(sl_bo_task_prio(&g, TK(960), &P_RT50, T0 + 3 * MS));
+	n4 = UPDATES(sl_bo_owner(&g, LK(870), 0, NULL, T0 + 4 * MS));
+	n5 = UPDATES(sl_bo_task_state(&g, TK(5000), SL_BO_RUNNABLE, 1, T0 + 5 * MS));
+	tap_diag("100 independent waits: recomputed %llu, %llu, %llu, %llu, %llu",
+		 (unsigned long long)n1, (unsigned long long)n2, (unsigned long long)n3,
+		 (unsigned long long)n4, (unsigned long long)n5);
+	ok &= same_as_full_rewalk(&g, &why);
+	ok &= sl_bo_lock_of(&g, TK(5000)) == 0 && sl_bo_lock_of(&g, TK(950)) == 0 &&
+	      sl_bo_lock_of(&g, TK(850)) == LK(850);
+	tap(ok && n1 == 1 && n2 == 1 && n3 == 1 && n4 == 1 && n5 == 0,
+	    "work: of 100 independent waits, an owner's state, a waiter's CPU, an owner's priority, a release each recompute 1 wait; an untracked task none; the same as a full re-walk%s%s",
+	    ok ? "" : ": ", ok ? "" : why);
+	for (i = 0; i < 100; i++)
+		sl_bo_task_exit(&g, TK(800 + i), T0 + 6 * MS, NULL);
+
+	/* a tree: 10 waiters on one lock, the owner itself waits behind a running head */
+	fresh();
+	oi = info(1, SL_BO_RUNNING, 0, &P_NICE0);
+	wi = info(2, SL_BO_SLEEPING, 1, &P_NICE0);
+	ok = !sl_bo_wait_begin(&g, TK(2), &wi, LK(2), SL_BO_MUTEX, TK(1), &oi, T0);
+	for (i = 0; i < 10; i++) {
+		struct sl_bo_task_info w = info(10 + i, SL_BO_SLEEPING, i % 2, &P_RT50);
+
+		ok &= !sl_bo_wait_begin(&g, TK(10 + i), &w, LK(1), SL_BO_MUTEX, TK(2), &wi, T0);
+	}
+	/* and 20 waits elsewhere */
+	for (i = 0; i < 20; i++) {
+		wi = info(100 + i, SL_BO_SLEEPING, 0, &P_NICE0);
+		oi = info(200 + i, SL_BO_RUNNING, 1, &P_NICE0);
+		ok &= !sl_bo_wait_begin(&g, TK(100 + i), &wi, LK(100 + i), SL_BO_MUTEX,
+					TK(200 + i), &oi, T0);
+	}
+	n1 = UPDATES(sl_bo_task_state(&g, TK(1), SL_BO_RUNNABLE, 0, T0 + 1 * MS));
+	n2 = UPDATES(sl_bo_task_state(&g, TK(13), SL_BO_RUNNABLE, 0, T0 + 2 * MS));
+	n3 = UPDATES(sl_bo_wait_end(&g, TK(2), LK(2), true, T0 + 3 * MS, NULL));
+	tap_diag("tree of 11 waits beside 20 others: recomputed %llu, %llu, %llu",
+		 (unsigned long long)n1, (unsigned long long)n2, (unsigned long long)n3);
+	ok &= same_as_full_rewalk(&g, &why);
+	tap(ok && n1 == 11 && n2 == 1 && n3 == 10,
+	    "work: the head of a tree of 11 waits: 11 recomputed, not the 20 others; a leaf: 1; the middle acquires: its 10 waiters%s%s",
+	    ok ? "" : ": ", ok ? "" : why);
+	for (i = 0; i < 300; i++)
+		sl_bo_task_exit(&g, TK(i), T0 + 4 * MS, NULL);
+
+	/* 40 tasks in a line: the head's state reaches only SL_BO_MAX_DEPTH - 1 waiters */
+	fresh();
+	for (i = 38; i >= 0; i--) {
+		wi = info(300 + i, SL_BO_SLEEPING, 0, &P_NICE0);
+		oi = info(301 + i, i == 38 ? SL_BO_RUNNING : SL_BO_SLEEPING, 0, &P_NICE0);
+		ok &= !sl_bo_wait_begin(&g, TK(300 + i), &wi, LK(300 + i), SL_BO_MUTEX,
+					TK(301 + i), &oi, T0);
+	}
+	n1 = UPDATES(sl_bo_task_state(&g, TK(339), SL_BO_RUNNABLE, 0, T0 + 1 * MS));
+	ok &= same_as_full_rewalk(&g, &why);
+	tap(ok && n1 == SL_BO_MAX_DEPTH - 1,
+	    "work: the head of a line of 40: the %llu waits that see it (SL_BO_MAX_DEPTH - 1), the same as a full re-walk%s%s",
+	    (unsigned long long)n1, ok ? "" : ": ", ok ? "" : why);
+	for (i = 0; i < 40; i++)
+		sl_bo_task_exit(&g, TK(300 + i), T0 + 2 * MS, NULL);
+	tap(empty(), "work: tables empty at the end");
+}
+
 /* 10. random events against a reference model */
 
 struct rtask {
@@ -1061,6 +1199,54 @@ static int ref_rec_ok(int t, const struct sl_bo_wait_record *rec, unsigned int e
 			 rec->snap.link[0].pid == r->in.pid));
 }
 
+/*
+ * Every bucket's hints, recomputed here from the keys: 0 if no key, the
+ * key if one, SL_BO_HINT_MANY if more (whint: the waiting tasks' keys).
+ */
+static int hints_exact(const struct sl_bo_graph *gr)
+{
+	static u32 nt[1024], nw[1024], nl[1024];
+	static u64 kt[1024], kw[1024], kl[1024];
+	u32 i, b;
+
+	memset(nt, 0, sizeof(nt));
+	memset(nw, 0, sizeof(nw));
+	memset(nl, 0, sizeof(nl));
+	for (i = 0; i < gr->tt.size; i++) {
+		const struct sl_bo_task *t = &gr->tasks[i];
+
+		if (!t->h.key)
+			continue;
+		b = (u32)((t->h.key * 0x9e3779b97f4a7c15ULL) >> 32) % gr->tt.size;
+		nt[b]++;
+		kt[b] = t->h.key;
+		if (t->lock != SL_BO_NIL) {
+			nw[b]++;
+			kw[b] = t->h.key;
+		}
+	}
+	for (i = 0; i < gr->lt.size; i++) {
+		const struct sl_bo_lock *l = &gr->locks[i];
+
+		if (!l->h.key)
+			continue;
+		b = (u32)((l->h.key * 0x9e3779b97f4a7c15ULL) >> 32) % gr->lt.size;
+		nl[b]++;
+		kl[b] = l->h.key;
+	}
+	for (i = 0; i < gr->tt.size; i++) {
+		const struct sl_bo_task *t = &gr->tasks[i];
+
+		if (t->h.hint != (nt[i] > 1 ? SL_BO_HINT_MANY : nt[i] ? kt[i] : 0) ||
+		    t->whint != (nw[i] > 1 ? SL_BO_HINT_MANY : nw[i] ? kw[i] : 0))
+			return 0;
+	}
+	for (i = 0; i < gr->lt.size; i++)
+		if (gr->locks[i].h.hint != (nl[i] > 1 ? SL_BO_HINT_MANY : nl[i] ? kl[i] : 0))
+			return 0;
+	return 1;
+}
+
 /* the tables' own consistency; @why says what broke */
 static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why)
 {
@@ -1094,9 +1280,11 @@ static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why
 				return *why = "a task waits on a free lock slot", 0;
 			waiters[t->lock]++;
 			nw++;
-			if (cat_sum(t->w.cat_ns) != gr->now - t->w.begin_ns ||
-			    cat_sum(t->w.head_ns) != gr->now - t->w.begin_ns ||
-			    t->w.inv_ns > gr->now - t->w.begin_ns)
+			/* accounted lazily: up to since_ns, not after the graph's now */
+			if (t->w.since_ns > gr->now ||
+			    cat_sum(t->w.cat_ns) != t->w.since_ns - t->w.begin_ns ||
+			    cat_sum(t->w.head_ns) != t->w.since_ns - t->w.begin_ns ||
+			    t->w.inv_ns > t->w.since_ns - t->w.begin_ns)
 				return *why = "a wait's split does not sum to its elapsed time", 0;
 		}
 		if (t->lock == SL_BO_NIL && !t->nr_owned)
@@ -1114,16 +1302,56 @@ static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why
 	}
 	if (nt != gr->tt.nr || nl != gr->lt.nr || nw != gr->nr_waits)
 		return *why = "counts differ from the slots in use", 0;
-	for (n = 0, i = gr->wait_first; i != SL_BO_NIL && n <= nw; n++) {
+	/* the reverse edges: each lock's list of waiters, each task's of locks owned */
+	for (nw = 0, i = 0; i < gr->lt.size; i++) {
+		const struct sl_bo_lock *l = &gr->locks[i];
+		u32 prev = SL_BO_NIL, k;
+
+		if (!l->h.key)
+			continue;
+		for (n = 0, k = l->waiters; k != SL_BO_NIL && n <= gr->tt.size; n++) {
+			const struct sl_bo_task *t = &gr->tasks[k];
+
+			if (!t->h.key || t->lock != i || t->wprev != prev)
+				return *why = "a lock's list of waiters is broken", 0;
+			prev = k;
+			k = t->wnext;
+		}
+		if (n != l->nr_waiters)
+			return *why = "a lock's list of waiters does not hold every waiter", 0;
+		nw += n;
+	}
+	if (nw != gr->nr_waits)
+		return *why = "the lists of waiters do not hold every wait", 0;
+	for (i = 0; i < gr->tt.size; i++) {
+		const struct sl_bo_task *t = &gr->tasks[i];
+		u32 prev = SL_BO_NIL, k;
+
+		if (!t->h.key)
+			continue;
+		for (n = 0, k = t->owned; k != SL_BO_NIL && n <= gr->lt.size; n++) {
+			const struct sl_bo_lock *l = &gr->locks[k];
+
+			if (!l->h.key || l->owner != i || l->oprev != prev)
+				return *why = "a task's list of locks owned is broken", 0;
+			prev = k;
+			k = l->onext;
+		}
+		if (n != t->nr_owned)
+			return *why = "a task's list of locks owned does not hold them all", 0;
+	}
+	/* the lockless hints: every tracked key, waiting task and waited-on lock says maybe */
+	for (i = 0; i < gr->tt.size; i++) {
 		const struct sl_bo_task *t = &gr->tasks[i];
 
-		if (!t->h.key || t->lock == SL_BO_NIL ||
-		    (t->wnext != SL_BO_NIL && gr->tasks[t->wnext].wprev != i))
-			return *why = "the wait list is broken", 0;
-		i = t->wnext;
+		if (t->h.key && !sl_bo_maybe_tracked(gr, t->h.key))
+			return *why = "a tracked task's hint says it is not", 0;
+		if (t->h.key && t->lock != SL_BO_NIL &&
+		    !sl_bo_maybe_waiting(gr, t->h.key, gr->locks[t->lock].h.key))
+			return *why = "a waiting task's hint says it does not wait", 0;
 	}
-	if (n != nw)
-		return *why = "the wait list does not hold every wait", 0;
+	if (lookups && !hints_exact(gr))
+		return *why = "a hint is not what its bucket holds", 0;
 	for (n = 0, i = gr->tt.free; i != SL_BO_NIL && n <= gr->tt.size; n++)
 		i = gr->tasks[i].h.next;
 	if (n != gr->tt.size - gr->tt.nr)
@@ -1137,6 +1365,8 @@ static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why
 			if (t->h.key && (sl_bo_chain(gr, t->h.key, ch, SL_BO_MAX_DEPTH, NULL) < 1 ||
 					 ch[0].task != t->h.key))
 				return *why = "a task in the table is not found by its key", 0;
+			if (t->h.key && sl_bo_lock_of(gr, t->h.key) != ch[0].lock)
+				return *why = "sl_bo_lock_of() is not the chain's first lock", 0;
 		}
 	}
 	return 1;
@@ -1145,6 +1375,13 @@ static int graph_ok(const struct sl_bo_graph *gr, bool lookups, const char **why
 static struct sl_bo_task_info rinfo(int t)
 {
 	return rt[t].in;
+}
+
+/* task @t's state and CPU change, told with the next event about it */
+static void news(int t)
+{
+	rt[t].in.state = xorshift() % 3;
+	rt[t].in.cpu = xorshift() % 4;
 }
 
 /*
@@ -1159,11 +1396,13 @@ static void stress(const char *name, u32 tsz, u32 lsz, int ntasks, int nlocks, i
 	static struct sl_bo_lock sk[MAXL];
 	struct sl_bo_wait_record rec;
 	const char *why = "";
-	int step, bad_struct = -1, bad_live = -1, bad_rec = -1, bad_ret = -1;
+	int step, bad_struct = -1, bad_live = -1, bad_rec = -1, bad_ret = -1, bad_full = -1;
+	const char *why_full = "";
+	u64 full_updates = 0;
 	long records = 0, cycles = 0, inversions = 0, deep = 0, live_checks = 0;
 	unsigned int maxd = 0;
 	u64 now = T0;
-	int t, l;
+	int t, l, k;
 	u32 pos;
 
 	rng = seed;
@@ -1195,6 +1434,11 @@ static void stress(const char *name, u32 tsz, u32 lsz, int ntasks, int nlocks, i
 			/* a task waiting already mostly does something else */
 			if (rt[t].waits >= 0 && xorshift() % 4)
 				goto state;
+			/* what the caller reads of the waiter and the owner may be news */
+			if (xorshift() % 2)
+				news(t);
+			if (rown[l] >= 0 && xorshift() % 2)
+				news(rown[l]);
 			wi = rinfo(t);
 			if (rown[l] >= 0)
 				oi = rinfo(rown[l]);
@@ -1236,6 +1480,13 @@ static void stress(const char *name, u32 tsz, u32 lsz, int ntasks, int nlocks, i
 		} else if (r < 50) {
 			int o = xorshift() % 4 ? (int)(xorshift() % nrt) : -1;
 
+			/* the owner's state and CPU as read then, if the core takes them */
+			for (k = 0; o >= 0 && k < nrt; k++)
+				if (rt[k].waits == l) {
+					if (xorshift() % 2)
+						news(o);
+					break;
+				}
 			if (o >= 0)
 				oi = rinfo(o);
 			sl_bo_owner(&g, LK(l), o >= 0 ? TK(o) : 0, o >= 0 ? &oi : NULL, now);
@@ -1266,6 +1517,10 @@ state:
 
 		if (bad_struct < 0 && !graph_ok(&g, step % 16 == 0, &why))
 			bad_struct = step;
+		/* what the old code recomputed: every wait, after every event that acted */
+		full_updates += g.nr_waits;
+		if (bad_full < 0 && !same_as_full_rewalk(&g, &why_full))
+			bad_full = step;
 		if (ref && bad_live < 0) {
 			int n = 0;
 
@@ -1313,6 +1568,11 @@ state:
 		 (unsigned long long)g.nr_replaced);
 	tap(bad_struct < 0, "%s: %d random events: table invariants after every step%s%s", name,
 	    steps, bad_struct < 0 ? "" : ": ", bad_struct < 0 ? "" : why);
+	tap_diag("%s: waits recomputed %llu (a full re-walk after every step: %llu)", name,
+		 (unsigned long long)g.nr_updates, (unsigned long long)full_updates);
+	tap(bad_full < 0,
+	    "%s: after every step, every wait (live state and record) equals a full re-walk of every chain (first bad: %d%s%s)",
+	    name, bad_full, bad_full < 0 ? "" : ", ", bad_full < 0 ? "" : why_full);
 	if (bad_struct >= 0)
 		tap_diag("first broken at step %d", bad_struct);
 	if (ref) {
@@ -1411,6 +1671,7 @@ int main(void)
 	test_clock();
 	test_snapshot();
 	test_capacity();
+	test_work();
 	stress("stress", MAXT, MAXL, 40, 24, 200000, true, SL_BO_RULES_ALL, 88172645463325252ULL);
 	stress("stress, RT and CGROUP rules only", MAXT, MAXL, 24, 12, 50000, true,
 	       SL_BO_RULE_RT | SL_BO_RULE_CGROUP, 0x9e3779b97f4a7c15ULL);

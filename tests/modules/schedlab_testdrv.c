@@ -42,6 +42,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/prio.h>
@@ -108,6 +109,7 @@ enum tdrv_op {
 	TDRV_WAIT,
 	TDRV_MARK,
 	TDRV_STORM,
+	TDRV_RWSTORM,
 	TDRV_NR_STEP_OPS,
 	/* log only */
 	TDRV_WWBACKOFF = TDRV_NR_STEP_OPS,	/* a ww lock released after -EDEADLK */
@@ -126,6 +128,7 @@ static const char * const tdrv_op_names[] = {
 	[TDRV_WAIT] = "wait",
 	[TDRV_MARK] = "mark",
 	[TDRV_STORM] = "storm",
+	[TDRV_RWSTORM] = "rwstorm",
 	[TDRV_WWBACKOFF] = "wwbackoff",
 	[TDRV_PID] = "pid",
 };
@@ -134,7 +137,7 @@ static const char * const tdrv_op_names[] = {
 static const unsigned char tdrv_op_nargs[TDRV_NR_STEP_OPS] = {
 	[TDRV_LOCK] = 1, [TDRV_UNLOCK] = 1, [TDRV_WWLOCK] = 1,
 	[TDRV_WWUNLOCK] = 1, [TDRV_BUSY] = 1, [TDRV_SLEEP] = 1, [TDRV_WAIT] = 2,
-	[TDRV_STORM] = 2,
+	[TDRV_STORM] = 2, [TDRV_RWSTORM] = 1,
 };
 
 enum tdrv_state {
@@ -260,6 +263,7 @@ static void tdrv_step_arg(const struct tdrv_step *s, char *buf, size_t len)
 		break;
 	case TDRV_BUSY:
 	case TDRV_SLEEP:
+	case TDRV_RWSTORM:
 		snprintf(buf, len, "%u", s->arg);
 		break;
 	case TDRV_WAIT:
@@ -301,6 +305,36 @@ static int tdrv_storm(unsigned int idx, unsigned int ms)
 			udelay(1);
 		mutex_unlock(tdrv_m[idx]);
 		n++;
+		cond_resched();
+	}
+	return n;
+}
+
+/*
+ * Contention on a lock that is not a mutex: for @ms of wall time, take the
+ * driver's rwsem for writing, asleep 5-10 us inside (so that a writer
+ * waiting for it sleeps too, and does not spin: every contended cycle goes
+ * through the slow path's contention_begin/contention_end), then for
+ * reading. Returns the number of times the write lock was found taken
+ * (down_write_trylock() failed before down_write()).
+ */
+static DECLARE_RWSEM(testdrv_rw);
+
+static int tdrv_rwstorm(unsigned int ms)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
+	unsigned int n = 0;
+
+	while (ktime_get_ns() < end && !READ_ONCE(tdrv_aborting) && n < INT_MAX) {
+		if (!down_write_trylock(&testdrv_rw)) {
+			n++;
+			down_write(&testdrv_rw);
+		}
+		usleep_range(5, 10);
+		up_write(&testdrv_rw);
+		down_read(&testdrv_rw);
+		udelay(1);
+		up_read(&testdrv_rw);
 		cond_resched();
 	}
 	return n;
@@ -348,6 +382,8 @@ static int tdrv_exec(struct tdrv_worker *w, const struct tdrv_step *s)
 		return wait_for_completion_state(&s->target->step_done[s->arg], TASK_IDLE);
 	case TDRV_STORM:
 		return tdrv_storm(s->arg, s->ms);
+	case TDRV_RWSTORM:
+		return tdrv_rwstorm(s->arg);
 	default:
 		return 0;
 	}
@@ -549,6 +585,10 @@ static int tdrv_parse_step(struct tdrv_step *s, char **args, struct tdrv_check *
 		return c->busy_ms > TDRV_MAX_MS ? -EINVAL : 0;
 	case TDRV_SLEEP:
 		return tdrv_parse_ms(args[0], &s->arg);
+	case TDRV_RWSTORM:
+		if (kstrtouint(args[0], 10, &s->arg) || s->arg > TDRV_MAX_STORM_MS)
+			return -EINVAL;
+		return 0;
 	case TDRV_STORM:
 		ret = tdrv_parse_lock(args[0], 'm', TDRV_NR_M, &s->arg);
 		if (ret)
