@@ -182,11 +182,19 @@ struct spin_wait {
 };
 static DEFINE_PER_CPU(struct spin_wait, spinning);
 
+/*
+ * Writers of a CPU's record are that CPU's mutex slow paths, with
+ * preemption off (spinning) or the wait_lock held (irqs off), never an
+ * interrupt: one writer at a time without a lock. The raw_ writers keep
+ * lockdep from pairing the irqs-on and irqs-off sections as if the
+ * sequence counter were a lock (the lab-debug kernel reported the
+ * HARDIRQ-safe -> HARDIRQ-unsafe order under p->blocked_lock).
+ */
 static void spin_wait_clear(struct spin_wait *sw)
 {
-	write_seqcount_begin(&sw->seq);
+	raw_write_seqcount_begin(&sw->seq);
 	sw->task = NULL;
-	write_seqcount_end(&sw->seq);
+	raw_write_seqcount_end(&sw->seq);
 }
 
 /* another CPU's spinning wait, for the reports: false if none */
@@ -405,7 +413,7 @@ static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 		/* about to spin: kept aside, nothing shared touched */
 		if (!READ_ONCE(graph_ready))
 			return;
-		write_seqcount_begin(&sw->seq);
+		raw_write_seqcount_begin(&sw->seq);
 		sw->task = current;
 		sw->lock = lock;
 		sw->begin_ns = local_clock();
@@ -413,7 +421,7 @@ static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 		sw->pid = current->pid;
 		sw->owner_pid = owner ? owner->pid : 0;
 		memcpy(sw->comm, current->comm, sizeof(sw->comm));
-		write_seqcount_end(&sw->seq);
+		raw_write_seqcount_end(&sw->seq);
 		if (trace_mutex_wait_begin_enabled())
 			trace_mutex_wait_begin(sw->pid, (u64)lock, sw->owner_pid);
 		return;
@@ -604,14 +612,21 @@ static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
 }
 
+/*
+ * sched_process_exit is called from do_exit() in task context, and on
+ * kernels whose tracepoints run under SRCU (7.x) its probes are
+ * preemptible: pin the CPU while this CPU's scratch record is in use.
+ */
 static void task_exit(struct task_struct *p)
 {
-	struct sl_bo_wait_record *r = this_cpu_ptr(&scratch);
+	struct sl_bo_wait_record *r;
 	unsigned long irqflags;
 	bool emit = false;
 
 	if (!tracked(p))
 		return;
+	preempt_disable();
+	r = this_cpu_ptr(&scratch);
 	raw_spin_lock_irqsave(&bo_lock, irqflags);
 	this_cpu_inc(pcnt.sched_locked);
 	if (graph_ready && sl_bo_task_exit(&graph, (u64)p, local_clock(), r))
@@ -619,6 +634,7 @@ static void task_exit(struct task_struct *p)
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
 	if (emit)
 		trace_end(r);
+	preempt_enable();
 }
 
 static void __maybe_unused probe_exit(void *data, struct task_struct *p)

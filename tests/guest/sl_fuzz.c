@@ -881,10 +881,22 @@ static unsigned int gen_cmd(void)
 static sigjmp_buf fault_jmp;
 static volatile sig_atomic_t catching;
 
-static void on_fault(int sig)
+static const char *cur_what = "";	/* what the fuzzer is doing, for a fatal signal */
+static long cur_op;
+static int last_advice;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
 {
+	char msg[160];
+	int n;
+
+	(void)uc;
 	if (catching)
 		siglongjmp(fault_jmp, sig);
+	n = snprintf(msg, sizeof(msg), "not ok - fatal signal %d at %p in op %ld (%s; last advice %d)\n",
+		     sig, si->si_addr, cur_op, cur_what, last_advice);
+	if (write(1, msg, n) < 0)
+		_exit(128 + sig);
 	_exit(128 + sig);
 }
 
@@ -912,7 +924,9 @@ static void map_life(struct tally *t, long op, int fd)
 		MADV_DONTFORK, MADV_DOFORK, MADV_DONTDUMP, MADV_DODUMP, MADV_FREE,
 		MADV_WIPEONFORK, MADV_KEEPONFORK, MADV_MERGEABLE, MADV_UNMERGEABLE,
 		MADV_HUGEPAGE, MADV_NOHUGEPAGE, 20 /* COLD */, 21 /* PAGEOUT */,
-		22 /* POPULATE_READ */, 23 /* POPULATE_WRITE */, 100, -1,
+		22 /* POPULATE_READ */, 23 /* POPULATE_WRITE */, 24 /* DONTNEED_LOCKED */,
+		25 /* COLLAPSE */, 102 /* GUARD_INSTALL */, 103 /* GUARD_REMOVE */, 77, -1,
+		/* not 100/101 (HWPOISON, SOFT_OFFLINE): root's memory-failure injection poisons any page */
 	};
 	size_t len = lens[below(sizeof(lens) / sizeof(lens[0]))];
 	off_t off = chance(80) ? 0 : chance(50) ? PG : (off_t)below(3 * PG);
@@ -946,6 +960,7 @@ static void map_life(struct tally *t, long op, int fd)
 
 		switch (below(7)) {
 		case 0:
+			cur_what = "mprotect";
 			np = below(8);
 			rc = mprotect(p, cur, np) ? errno : 0;
 			if (!rc)
@@ -957,13 +972,17 @@ static void map_life(struct tally *t, long op, int fd)
 			break;
 		case 1:
 			a = advice[below(sizeof(advice) / sizeof(advice[0]))];
+			cur_what = "madvise";
+			last_advice = a;
 			madvise(p, cur, a);	/* any answer; then the page must still read */
 			break;
 		case 2:
+			cur_what = "reading the page";
 			if (readable && (sig = touch(p)))
 				mismatch(t, op, "reading the page: signal %d", sig);
 			break;
 		case 3:
+			cur_what = "fork";
 			pid = fork();
 			if (pid == 0) {
 				touch(p);	/* inherited or not: either answer, no crash */
@@ -976,6 +995,7 @@ static void map_life(struct tally *t, long op, int fd)
 			size_t nl = chance(50) ? cur : chance(50) ? 2 * PG : below(3 * PG);
 			int fl = chance(50) ? MREMAP_MAYMOVE : chance(50) ? 0 : MREMAP_MAYMOVE | 4;
 
+			cur_what = "mremap";
 			q = mremap(p, cur, nl, fl);
 			if (q != MAP_FAILED) {
 				if (nl > PG)
@@ -993,6 +1013,7 @@ static void map_life(struct tally *t, long op, int fd)
 			break;
 		default: {
 			/* the page's sequence counter: even when nothing writes */
+			cur_what = "sequence counter";
 			const volatile struct dlparams_page *pg = (const void *)p;
 
 			if (readable && !touch(p) && !deadline && pg->seq & 1)
@@ -1007,7 +1028,7 @@ static void map_life(struct tally *t, long op, int fd)
 static void fuzz_dlparams(long ops)
 {
 	struct tally t = { .name = "dlparams" };
-	struct sigaction sa = { .sa_handler = on_fault };
+	struct sigaction sa = { .sa_sigaction = on_fault, .sa_flags = SA_SIGINFO };
 	int fd = -1;
 	long op;
 
@@ -1043,11 +1064,13 @@ static void fuzz_dlparams(long ops)
 			}
 		}
 		t.ops++;
+		cur_op = op;
 		switch (below(10)) {
 		case 0: case 1: case 2: case 3: {
 			size_t count = chance(30) ? below(128) : chance(50) ? below(3 * PG) :
 				       (size_t)1 << below(63);
 
+			cur_what = "read";
 			p = gen_pointer();
 			plant(p, chance(60) ? (chance(50) ? 64 : count) : (uint32_t)rnd(), 0);
 			want = predict_read(p, count);
@@ -1065,6 +1088,7 @@ static void fuzz_dlparams(long ops)
 		case 4: case 5: case 6: case 7: {
 			unsigned int cmd = gen_cmd();
 
+			cur_what = "ioctl";
 			p = gen_pointer();
 			plant(p, chance(70) ? 64 : (uint32_t)rnd(), gen_tid());
 			want = predict_ioctl(cmd, p);
@@ -1078,6 +1102,7 @@ static void fuzz_dlparams(long ops)
 			break;
 		}
 		default:
+			cur_what = "mapping";
 			map_life(&t, op, fd);
 		}
 	}
