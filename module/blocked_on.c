@@ -400,7 +400,7 @@ static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 	struct sl_bo_task_info wi, oi;
 	struct task_struct *owner;
 	unsigned long irqflags;
-	u64 now, spun = 0;
+	u64 now, spun = 0, replaced;
 	bool owned = false;
 	u32 before;
 	int ret;
@@ -442,11 +442,13 @@ static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 	}
 	now = local_clock();
 	before = sl_bo_nr_waits(&graph);
+	replaced = graph.nr_replaced;
 	ret = sl_bo_wait_begin(&graph, (u64)current, &wi, (u64)lock, SL_BO_MUTEX,
 			       (u64)owner, owner ? &oi : NULL, now);
 	if (ret) {
 		cnt.no_room++;
-	} else if (sl_bo_nr_waits(&graph) != before) {
+	} else if (sl_bo_nr_waits(&graph) != before || graph.nr_replaced != replaced) {
+		/* a new wait (one that replaced an unended one leaves the count as it was) */
 		cnt.begun++;
 		if (spun && now > spun)
 			sl_bo_wait_spun(&graph, (u64)current, now - spun, owned);
@@ -1028,7 +1030,7 @@ static int stats_show(struct seq_file *m, void *v)
 	typeof(cnt) c;
 	struct bo_pcpu pc, base;
 	u32 tasks = 0, locks = 0, waits = 0, spinning;
-	u64 cycles = 0, dropped = 0, updates = 0;
+	u64 cycles = 0, dropped = 0, updates = 0, replaced = 0;
 	bool ready;
 
 	raw_spin_lock_irq(&bo_lock);
@@ -1042,6 +1044,7 @@ static int stats_show(struct seq_file *m, void *v)
 		cycles = sl_bo_cycles_seen(&graph);
 		dropped = graph.nr_dropped;
 		updates = graph.nr_updates;
+		replaced = graph.nr_replaced;
 	}
 	raw_spin_unlock_irq(&bo_lock);
 	pcnt_sum(&pc);
@@ -1057,8 +1060,8 @@ static int stats_show(struct seq_file *m, void *v)
 		   ready, tasks, locks, waits + spinning, spinning);
 	seq_printf(m, "waits_begun %llu\nwaits_ended %llu\nwaits_recorded %llu\nwaits_shorter_than_min %llu\n",
 		   c.begun, c.ended, c.recorded, c.short_waits);
-	seq_printf(m, "no_room %llu\nowners_not_tracked %llu\nstats_full %llu\ncycles %llu\n",
-		   c.no_room, dropped, c.stats_full, cycles);
+	seq_printf(m, "no_room %llu\nowners_not_tracked %llu\nstats_full %llu\ncycles %llu\nwaits_replaced %llu\n",
+		   c.no_room, dropped, c.stats_full, cycles, replaced);
 	seq_printf(m, "blocked_on_field %s\nblocked_on_checked %llu\nblocked_on_agree %llu\nblocked_on_cleared %llu\nblocked_on_disagree %llu\nblocked_on_missed %llu\n",
 		   SL_HAS_task_struct__blocked_on ? "yes" : "no", c.bo_checked, c.bo_agree,
 		   c.bo_cleared, c.bo_disagree, pc.bo_missed);

@@ -59,6 +59,20 @@
 #define PG 4096
 
 static sigjmp_buf bus_jmp;
+static const char *volatile stage = "start";
+
+/* a hang becomes a failure that says where (the shell test has a timeout too) */
+static void on_alarm(int sig)
+{
+	char msg[160];
+	int n = snprintf(msg, sizeof(msg), "not ok - still in stage '%s' after the watchdog's time\n",
+			 stage);
+
+	(void)sig;
+	if (write(1, msg, n) < 0)
+		_exit(3);
+	_exit(3);
+}
 static volatile sig_atomic_t in_probe;
 
 static void on_fault(int sig)
@@ -289,6 +303,7 @@ struct snap {
 static void read_page(const void *p, struct dlparams_page *out)
 {
 	const volatile struct dlparams_page *pg = p;
+	unsigned long tries = 0;
 	unsigned int s;
 
 	do {
@@ -296,6 +311,11 @@ static void read_page(const void *p, struct dlparams_page *out)
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		memcpy(out, (const void *)pg, sizeof(*out));
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		/* a writer holds the counter odd for a few stores: never this long */
+		if (++tries == 100000000UL) {
+			tap(0, "page sequence counter stuck at %u", s);
+			_exit(4);
+		}
 	} while ((s & 1) || s != pg->seq);
 }
 
@@ -390,6 +410,7 @@ static int deadline(const char *enabled)
 	    !(a.flags & DLPARAMS_F_NOT_UPDATED) && a.dl_runtime_ns == 2000000,
 	    "published for this thread (tid %u, updates %u, flags 0x%x)", a.tid, a.updates, a.flags);
 
+	stage = "mremap";
 	/* moved: the same page, still refreshed */
 	to = free_address();
 	q = mremap(p, PG, PG, MREMAP_MAYMOVE | MREMAP_FIXED, to);
@@ -401,12 +422,14 @@ static int deadline(const char *enabled)
 	tap(b.tid == tid && b.updates > a.updates,
 	    "after the move: refreshed (updates %u -> %u)", a.updates, b.updates);
 
+	stage = "MADV_DONTNEED";
 	/* zapped: mapped again at the next access, the same page */
 	madvise(p, PG, MADV_DONTNEED);
 	read_page(p, &a);
 	tap(a.tid == tid && a.updates >= b.updates,
 	    "after MADV_DONTNEED: the same page (updates %u -> %u)", b.updates, a.updates);
 
+	stage = "fork";
 	/* inherited (where the kernel allows it): the child sees the parent thread's page */
 	if (madvise(p, PG, MADV_DOFORK)) {
 		tap_diag("MADV_DOFORK refused here (%s): no inherited page to check", strerror(errno));
@@ -417,23 +440,33 @@ static int deadline(const char *enabled)
 		if (pid == 0) {
 			struct dlparams_page c0, c1;
 
+			close(qfd[0]);
+			close(pfd[1]);
 			read_page(p, &c0);
 			if (write(qfd[1], &ch, 1) != 1 || read(pfd[0], &ch, 1) != 1)
 				_exit(3);
 			read_page(p, &c1);
 			_exit(c0.tid == tid && c1.tid == tid && c1.updates > c0.updates ? 0 : 4);
 		}
-		if (read(qfd[0], &ch, 1) == 1) {
+		/* the child's ends closed here: a child that dies cannot leave us waiting */
+		close(qfd[1]);
+		close(pfd[0]);
+		if (pid > 0 && read(qfd[0], &ch, 1) == 1) {
 			switches();
 			ret = write(pfd[1], &ch, 1);
 		}
-		waitpid(pid, &ret, 0);
-		tap(WIFEXITED(ret) && WEXITSTATUS(ret) == 0,
+		if (pid > 0)
+			waitpid(pid, &ret, 0);
+		else
+			ret = -1;
+		tap(pid > 0 && WIFEXITED(ret) && WEXITSTATUS(ret) == 0,
 		    "a child inheriting the page sees the parent thread's updates (exit %d)",
 		    WIFEXITED(ret) ? WEXITSTATUS(ret) : -1);
-		close(pfd[0]); close(pfd[1]); close(qfd[0]); close(qfd[1]);
+		close(pfd[1]);
+		close(qfd[0]);
 	}
 
+	stage = "leaving SCHED_DEADLINE";
 	/* leaves SCHED_DEADLINE: marked at its next switch, running cleared */
 	ret = leave_deadline();
 	switches();
@@ -451,6 +484,7 @@ static int deadline(const char *enabled)
 	tap(ret == 0 && !(a.flags & DLPARAMS_F_NOT_UPDATED) && a.updates > b.updates,
 	    "back in SCHED_DEADLINE: refreshed again, mark cleared (flags 0x%x)", a.flags);
 
+	stage = "disable";
 	/* the feature disabled: every page marked at once */
 	ret = write_file(enabled, "0");
 	read_page(p, &a);
@@ -459,12 +493,14 @@ static int deadline(const char *enabled)
 	switches();
 	read_page(p, &b);
 	tap(b.updates == a.updates, "no updates while disabled");
+	stage = "mapping while disabled";
 	/* an fd opened before: a page mapped now is marked from the start */
 	m.fd = fd;
 	pthread_create(&th, NULL, map_while_off, &m);
 	pthread_join(th, NULL);
 	tap(m.ret == 0 && (m.v.flags & DLPARAMS_F_NOT_UPDATED),
 	    "mapped while disabled: NOT_UPDATED from the start (ret %d, flags 0x%x)", m.ret, m.v.flags);
+	stage = "enable";
 	ret = write_file(enabled, "1");
 	switches();
 	read_page(p, &a);
@@ -612,6 +648,9 @@ int main(int argc, char **argv)
 		if (ret)
 			return 1;
 	}
+	signal(SIGALRM, on_alarm);
+	if (getenv("DLPARAMS_VMA_WATCHDOG_S"))
+		alarm(atoi(getenv("DLPARAMS_VMA_WATCHDOG_S")));
 	if (argc == 3 && !strcmp(argv[1], "roads"))
 		ret = roads(atoi(argv[2]));
 	else if (argc == 3 && !strcmp(argv[1], "deadline"))

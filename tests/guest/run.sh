@@ -22,6 +22,13 @@ for t in ${2:-t*.sh}; do
 	# checks it never printed would otherwise just be missing.
 	if [ $trc = 124 ] || [ $trc = 137 ]; then
 		echo "not ok 9999 - $t did not finish within $limit s (killed)" >>"$log"
+		# what was left, and where in the kernel the stuck ones are
+		ps -eo pid,stat,wchan:32,comm | grep -Ev ' (kworker|ksoftirqd|migration|cpuhp|rcu_|idle_inject)' |
+			sed 's/^/# /' >>"$log"
+		for p in $(ps -eo pid=,stat= | awk '$2 ~ /^D/ {print $1}'); do
+			echo "# stack of $p ($(cat /proc/$p/comm 2>/dev/null)):" >>"$log"
+			sed 's/^/#   /' /proc/$p/stack >>"$log" 2>/dev/null
+		done
 	elif ! grep -qE '^1\.\.[0-9]+' "$log"; then
 		echo "not ok 9999 - $t ended (exit $trc) without its plan" >>"$log"
 	else

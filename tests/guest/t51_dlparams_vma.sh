@@ -7,6 +7,8 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
+# a hang fails with the stage it hung in, before run.sh's limit
+export DLPARAMS_VMA_WATCHDOG_S=240
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$DBG/dlparams/stats"; }
 
 load
