@@ -123,6 +123,16 @@ struct road_counts {
 	int dofork_errno;
 };
 
+/* read the page at @p: a fault is counted against the road */
+static void count_fault(struct road_counts *c, const void *p)
+{
+	int sig;
+
+	touch(p, &sig);
+	if (sig)
+		c->faults++;
+}
+
 static void unexpected(struct road_counts *c, const char *what, int err)
 {
 	if (c->unexpected++ < 5)
@@ -170,9 +180,7 @@ static void road_fork(struct road_counts *c, int fd, int child_unmaps)
 		}
 		c->forks++;
 	}
-	touch(p, &sig);
-	if (sig)
-		c->faults++;
+	count_fault(c, p);
 	if (munmap(p, PG))
 		unexpected(c, "munmap", errno);
 }
@@ -180,7 +188,6 @@ static void road_fork(struct road_counts *c, int fd, int child_unmaps)
 static void road_mremap(struct road_counts *c, int fd)
 {
 	void *p = map_page(fd), *to = free_address(), *q;
-	int sig;
 
 	if (p == MAP_FAILED || !to) {
 		unexpected(c, "mmap", errno);
@@ -193,9 +200,7 @@ static void road_mremap(struct road_counts *c, int fd)
 		return;
 	}
 	c->moves += q == to;
-	touch(q, &sig);
-	if (sig)
-		c->faults++;
+	count_fault(c, q);
 	/* grow: refused (VM_DONTEXPAND) */
 	if (mremap(q, PG, 2 * PG, MREMAP_MAYMOVE) == MAP_FAILED)
 		c->grow_refused++;
@@ -218,7 +223,6 @@ static void road_mremap(struct road_counts *c, int fd)
 static void road_zap_protect(struct road_counts *c, int fd)
 {
 	void *p = map_page(fd), *p2;
-	int sig;
 
 	if (p == MAP_FAILED) {
 		unexpected(c, "mmap", errno);
@@ -228,18 +232,14 @@ static void road_zap_protect(struct road_counts *c, int fd)
 		unexpected(c, "MADV_DONTNEED", errno);
 	else
 		c->zaps++;
-	touch(p, &sig);
-	if (sig)
-		c->faults++;
+	count_fault(c, p);
 	if (mprotect(p, PG, PROT_WRITE) == 0)
 		unexpected(c, "mprotect PROT_WRITE accepted", 0);
 	if (mprotect(p, PG, PROT_NONE) || mprotect(p, PG, PROT_READ))
 		unexpected(c, "mprotect", errno);
 	else
 		c->protects++;
-	touch(p, &sig);
-	if (sig)
-		c->faults++;
+	count_fault(c, p);
 	/* one page per thread */
 	p2 = map_page(fd);
 	if (p2 == MAP_FAILED && errno == EBUSY)

@@ -232,6 +232,23 @@ static int write_file(const char *path, const char *val, size_t len)
 	return n < 0 ? -e : n;
 }
 
+/*
+ * A file of @root for the next operation; NULL when there is none (yet).
+ * In concurrent mode the module comes and goes: list again now and then,
+ * and wait a little while nothing is there.
+ */
+static struct file *pick_file(const char *root)
+{
+	if (!nr_files || (concurrent && chance(2))) {
+		list_files(root);
+		if (!nr_files) {
+			usleep(1000);
+			return NULL;
+		}
+	}
+	return &files[below(nr_files)];
+}
+
 /* --- sysfs ---------------------------------------------------------------- */
 
 /*
@@ -460,14 +477,9 @@ static void fuzz_sysfs(long ops)
 		size_t len;
 		int rc, valid, writable, b;
 
-		if (!nr_files || (concurrent && chance(2))) {
-			list_files(SYSFS_ROOT);
-			if (!nr_files) {
-				usleep(1000);
-				continue;
-			}
-		}
-		f = &files[below(nr_files)];
+		f = pick_file(SYSFS_ROOT);
+		if (!f)
+			continue;
 		t.ops++;
 		if (chance(15)) {	/* reads at every size and offset */
 			int fd = open(f->path, O_RDONLY);
@@ -577,14 +589,9 @@ static void fuzz_debugfs(long ops)
 		struct file *f;
 		int fd, rc, n, steps;
 
-		if (!nr_files || (concurrent && chance(2))) {
-			list_files(DEBUGFS_ROOT);
-			if (!nr_files) {
-				usleep(1000);
-				continue;
-			}
-		}
-		f = &files[below(nr_files)];
+		f = pick_file(DEBUGFS_ROOT);
+		if (!f)
+			continue;
 		t.ops++;
 		if (!strcmp(f->name, "reset")) {
 			/* valid: "1" with one optional newline */
