@@ -57,11 +57,16 @@
  *             was last seen idle, and turns off at an idle event.
  *
  *   DYNAMIC   util > threshold, where the threshold is
- *             sl_pelt_margin_threshold(capacity_orig, tick_ns): the largest
- *             util that, after running one more tick, is still below the
- *             CPU's capacity; above it the CPU would be full before the
- *             next tick could notice. uclamp plays no part. The threshold
- *             is computed again only when capacity_orig changes.
+ *             sl_pelt_margin_threshold(capacity_orig, tick_ns), the
+ *             migration margin of the response-time RFC: the util a task
+ *             reaches on a CPU of that capacity (PELT time running
+ *             capacity/1024 as fast) by the time, less one tick, it would
+ *             have needed to ramp from 0 to the capacity at full speed;
+ *             past it the task should already be elsewhere. The smaller
+ *             the CPU, the lower the threshold as a share of its capacity
+ *             (13 of 160, 262 of 512, 1022 of 1024 with a 4 ms tick).
+ *             uclamp plays no part. The threshold is computed again only
+ *             when capacity_orig changes.
  *
  *   LONE      raw, except that a CPU running a single CFS task and of the
  *             largest capacity_orig seen so far is not overutilized: that

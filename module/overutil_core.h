@@ -15,7 +15,7 @@ enum sl_ou_rule {
 	SL_OU_MAINLINE,	/* util does not fit 80% of capacity (uclamp-aware) */
 	SL_OU_LINGER,	/* mainline, set/cleared only after N ticks agreeing */
 	SL_OU_IDLE,	/* mainline, and not idle within the last W ns */
-	SL_OU_DYNAMIC,	/* util above the tick-response margin of capacity */
+	SL_OU_DYNAMIC,	/* util above the migration margin of capacity */
 	SL_OU_LONE,	/* mainline, but a lone task on a max-capacity CPU is not */
 	SL_OU_ALL,	/* per CPU mainline; the system only if every CPU is */
 	SL_OU_NR_RULES

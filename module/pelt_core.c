@@ -60,10 +60,9 @@
  * further periods change nothing, and are bounded by SL_PELT_MAX_PERIODS
  * (2016) in any case.
  *
- * A CPU of capacity C notices that a task outgrew it at the earliest on
- * the next tick. sl_pelt_margin_threshold() is the largest util that, after
- * running one more tick, is still below C: the threshold above which the
- * task must be moved (or the frequency raised) now, not a tick later.
+ * sl_pelt_margin_threshold() is the migration margin of the response-time
+ * RFC: per capacity, the util above which a task has to leave the CPU (or
+ * the CPU go faster) now. Its derivation is beside the code.
  */
 #include "pelt_core.h"
 
@@ -360,48 +359,104 @@ u64 sl_pelt_approx_runtime(unsigned long util)
 	return n * SL_PELT_PERIOD_NS;
 }
 
-/**
- * sl_pelt_fits_before_tick - is there still time to react at the next tick?
- * @util: the task's (or CPU's) util_avg now
- * @capacity: capacity of the CPU it runs on
- * @tick_ns: tick period
+/*
+ * The migration margin
+ * --------------------
+ * The response-time RFC (Yousef, "sched/fair/schedutil: Better manage
+ * system response time") asks: how long may a task that runs flat out stay
+ * on a CPU of capacity C before the scheduler must have moved it? Its
+ * answer is the time the task would need, on the biggest CPU at top speed,
+ * to ramp its util from 0 to C:
  *
- * Return: true if running for one more tick leaves util below @capacity.
+ *	R(C) = sl_pelt_approx_runtime(C)
+ *
+ * Past that, a task that could have had util C elsewhere is still on a CPU
+ * that cannot give it C. On the CPU of capacity C, though, PELT time runs
+ * C/1024 as fast as the wall clock (utilization invariance: clock_pelt),
+ * so while R(C) passes the task accrues only R(C) * C/1024 of PELT time,
+ * and the scheduler looks at the task only at a tick, one tick of it
+ * being lost in the worst case. The PELT time the task has is
+ *
+ *	W(C) = (R(C) - tick) * C / 1024
+ *
+ * and the threshold is the util it reaches from 0 in W(C):
+ *
+ *	threshold(C) = util after running W(C) from 0
+ *
+ * Because R grows faster than linearly in C and W is R scaled down by C,
+ * the threshold is a small share of a small capacity (26 of 160) and a
+ * large one of a large capacity (633 of 752): the smaller the CPU, the
+ * larger its margin C - threshold(C) as a share of C. The margin is not
+ * room for one more tick of growth: it pays for the time dilation of a
+ * slow CPU, and the tick only shortens the window.
+ *
+ * The arithmetic, step by step, is the one that reproduces every row of
+ * the RFC's published table, both columns (tick 0 and a 1 ms tick, the
+ * host test checks them all):
+ *
+ *  1. R(C) in whole PELT periods: n updates of one full period each, from
+ *     0, until util_avg >= C (sl_pelt_approx_runtime() / period);
+ *  2. n converted to microseconds as if a period were 1 ms, n * 1000 (the
+ *     RFC's runtime is a count of "ms" multiplied by USEC_PER_MSEC), less
+ *     the tick in microseconds (TICK_USEC: tick_ns / 1000), at least 0;
+ *  3. scaled by the capacity as cap_scale() does: (x * C) >> 10;
+ *  4. the result taken as a number of PELT's 1024 ns units (the kernel's
+ *     "us" after delta >> 10) and consumed by ONE update from util 0 at a
+ *     period boundary: the sum decayed once over the p periods crossed,
+ *     1024 * (y + ... + y^(p-1)) added as LOAD_AVG_MAX minus its own
+ *     p-period decay minus 1024, util = util_sum / divider.
+ *
+ * Steps 2 and 4 matter for an exact match. Counting a period as its real
+ * 1024 units in step 2 (a window 2.4% longer) gives 27 and 24 instead of
+ * 26 and 23 at capacity 160, and 642/636 instead of 633/627 at 752. Going
+ * one period at a time in step 4 (sl_pelt_approx_util_avg(), which
+ * truncates at every period) is one too high at 320, 384, 720 and 736
+ * (tick 0) and 304 (1 ms tick).
  */
-bool sl_pelt_fits_before_tick(unsigned long util, unsigned long capacity,
-			      u64 tick_ns)
+
+/**
+ * sl_pelt_margin_window - the PELT time a task has before it must move
+ * @capacity: capacity of the CPU (0..1024; larger is taken as 1024)
+ * @tick_ns: tick period (0: react at once)
+ *
+ * Return: W(C) of the derivation above, in 1024 ns units: ((n * 1000 -
+ * tick_ns / 1000) * C) >> 10, n the whole periods to ramp from 0 to C;
+ * 0 when the tick is longer than the ramp.
+ */
+u64 sl_pelt_margin_window(unsigned long capacity, u64 tick_ns)
 {
-	return sl_pelt_approx_util_avg(util, tick_ns) < capacity;
+	u64 n, us, tick_us = div_u64(tick_ns, 1000);
+
+	if (capacity > SL_PELT_CAPACITY_SCALE)
+		capacity = SL_PELT_CAPACITY_SCALE;
+	n = sl_pelt_approx_runtime(capacity) >> SL_PELT_PERIOD_NS_SHIFT;
+	us = n * 1000;
+	if (us <= tick_us)
+		return 0;
+
+	return ((us - tick_us) * capacity) >> SL_PELT_CAPACITY_SHIFT;
 }
 
 /**
- * sl_pelt_margin_threshold - the dynamic threshold for a capacity
- * @capacity: capacity of the CPU
- * @tick_ns: tick period
+ * sl_pelt_margin_threshold - the migration threshold of a capacity
+ * @capacity: capacity of the CPU (0..1024; larger is taken as 1024)
+ * @tick_ns: tick period (0: react at once)
  *
- * Binary search over 0..1024 (util after a tick grows with the starting
- * util) for the largest util for which sl_pelt_fits_before_tick() holds.
+ * A util above the threshold does not fit the CPU: see the derivation
+ * above. The threshold grows with @capacity and shrinks as @tick_ns grows.
  *
- * Return: that util; 0 also when not even util 0 fits (tiny capacities:
- * check sl_pelt_fits_before_tick(0, ...) to tell the two apart).
+ * Return: util reached from 0 by one update running
+ * sl_pelt_margin_window() units at full scale.
  */
 unsigned long sl_pelt_margin_threshold(unsigned long capacity, u64 tick_ns)
 {
-	unsigned long lo = 0, hi = SL_PELT_CAPACITY_SCALE, mid;
+	u64 units = sl_pelt_margin_window(capacity, tick_ns);
+	struct sl_pelt_avg sa;
 
-	if (!sl_pelt_fits_before_tick(0, capacity, tick_ns))
-		return 0;
-	if (sl_pelt_fits_before_tick(hi, capacity, tick_ns))
-		return hi;
+	sl_pelt_init(&sa, 0, 0);
+	/* one update: one decay of the sum, as the RFC's single accumulate */
+	sl_pelt_update(&sa, units << SL_PELT_UNIT_SHIFT, true,
+		       SL_PELT_CAPACITY_SCALE);
 
-	/* fits(lo) && !fits(hi) */
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (sl_pelt_fits_before_tick(mid, capacity, tick_ns))
-			lo = mid;
-		else
-			hi = mid;
-	}
-
-	return lo;
+	return sl_pelt_util_now(&sa);
 }

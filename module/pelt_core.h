@@ -102,8 +102,7 @@ unsigned long sl_pelt_util_now(const struct sl_pelt_avg *sa);
 unsigned long sl_pelt_approx_util_avg(unsigned long util, u64 delta_ns);
 u64 sl_pelt_approx_runtime(unsigned long util);
 
-bool sl_pelt_fits_before_tick(unsigned long util, unsigned long capacity,
-			      u64 tick_ns);
+u64 sl_pelt_margin_window(unsigned long capacity, u64 tick_ns);
 unsigned long sl_pelt_margin_threshold(unsigned long capacity, u64 tick_ns);
 
 #endif /* SCHEDLAB_PELT_CORE_H */

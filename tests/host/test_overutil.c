@@ -593,10 +593,8 @@ int main(void)
 		in.util = t1024 + 1;
 		m = sl_ou_cpu_event(&s, 0, SL_OU_EV_UTIL, &in, T0 + 2 * MS);
 		b = cpus[0].v[SL_OU_DYNAMIC].on && (m & SL_OU_CPU_BIT(SL_OU_DYNAMIC));
-		tap(ok && !a && b && t1024 > 0 && t1024 < 1024 &&
-		    sl_pelt_fits_before_tick(t1024, 1024, p.tick_ns) &&
-		    !sl_pelt_fits_before_tick(t1024 + 1, 1024, p.tick_ns),
-		    "dynamic, capacity 1024, tick 4 ms: threshold %lu (largest util still below 1024 a tick later); util %lu off, %lu on",
+		tap(ok && !a && b && t1024 > 0 && t1024 < 1024,
+		    "dynamic, capacity 1024, tick 4 ms: threshold %lu (the PELT core's migration margin); util %lu off, %lu on",
 		    t1024, t1024, t1024 + 1);
 		in = in_of(t512, 512, 2, false);
 		sl_ou_cpu_event(&s, 0, SL_OU_EV_UTIL, &in, T0 + 3 * MS);
@@ -627,6 +625,44 @@ int main(void)
 		sl_ou_cpu_event(&s, 0, SL_OU_EV_TICK, &in, T0 + 8 * MS);
 		ok &= !cpus[0].v[SL_OU_DYNAMIC].on && cpus[0].v[SL_OU_MAINLINE].on;
 		tap(ok, "dynamic ignores uclamp (on under uclamp_max 100) and capacity_of (off at capacity 100)");
+
+		/*
+		 * With a 1 ms tick the rule uses the response-time RFC's
+		 * published "threshold-tick" column (reference 010): 23 for
+		 * capacity 160, 157 for 384, 627 for 752.
+		 */
+		{
+			static const unsigned long rfc[][2] = {
+				{ 160, 23 }, { 384, 157 }, { 752, 627 },
+			};
+			struct sl_ou_params p1 = p;
+			unsigned int r;
+
+			p1.tick_ns = 1 * MS;
+			ok = 1;
+			for (r = 0; r < ARRAY_SIZE(rfc); r++) {
+				sl_ou_init(&s, cpus, 1, &p1, T0);
+				in = in_of(rfc[r][1], rfc[r][0], 2, false);
+				sl_ou_cpu_event(&s, 0, SL_OU_EV_UTIL, &in, T0 + 1 * MS);
+				ok &= !cpus[0].v[SL_OU_DYNAMIC].on &&
+				      cpus[0].dyn_threshold == rfc[r][1];
+				in.util = rfc[r][1] + 1;
+				sl_ou_cpu_event(&s, 0, SL_OU_EV_UTIL, &in, T0 + 2 * MS);
+				ok &= cpus[0].v[SL_OU_DYNAMIC].on;
+			}
+			tap(ok, "dynamic, 1 ms tick: the RFC's thresholds (160: 23, 384: 157, 752: 627), util at the threshold off, one more on");
+		}
+		{
+			unsigned long t160 = sl_pelt_margin_threshold(160, p.tick_ns);
+
+			sl_ou_init(&s, cpus, 1, &p, T0);
+			in = in_of(t160 + 1, 160, 2, false);
+			sl_ou_cpu_event(&s, 0, SL_OU_EV_UTIL, &in, T0 + 1 * MS);
+			ok = cpus[0].v[SL_OU_DYNAMIC].on && !cpus[0].v[SL_OU_MAINLINE].on &&
+			     t160 + 1 < 160 * 1024 / 1280;
+			tap(ok, "dynamic, capacity 160, tick 4 ms: threshold %lu, far below mainline's 128: util %lu on, mainline off",
+			    t160, t160 + 1);
+		}
 	}
 
 	/* 6. lone */

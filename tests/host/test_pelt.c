@@ -8,7 +8,11 @@
  *    (1 - y) + elapsed part of the current period), y = 0.5^(1/32);
  *  - closed forms of the same model: ramp-up 1024 * (1 - y^n), idle decay
  *    u * y^n, util after running t more 1024 - (1024 - u) * y^(t / period);
- *  - the inverse table and LOAD_AVG_MAX recomputed from their definitions.
+ *  - the inverse table and LOAD_AVG_MAX recomputed from their definitions;
+ *  - the migration-margin table published by the response-time RFC
+ *    (reference 010: "sched/fair/schedutil: Better manage system response
+ *    time"), every row of both columns, typed in from the RFC: it is the
+ *    independent source the margin must reproduce.
  *
  * The period is 2^20 ns (1024 units of 1024 ns, the kernel's "1024 us"
  * after delta >>= 10), so t / period uses 1.048576 ms.
@@ -121,14 +125,50 @@ static double ref_after(double u, double t_ns)
 	return 1024 - (1024 - u) * pow(y, t_ns / PERIOD_NS);
 }
 
-/* Largest integer util still < cap after one more tick, or -1. */
-static long ref_threshold(double cap, double tick_ns)
-{
-	double f = pow(y, tick_ns / PERIOD_NS);
-	/* 1024 - (1024 - u) * f < cap  <=>  u < 1024 - (1024 - cap) / f */
-	long u = (long)ceil(1024 - (1024 - cap) / f) - 1;
+/*
+ * The RFC's migration-margin table: capacity, threshold with no tick and
+ * its share of the capacity in hundredths of a percent (truncated), the
+ * same with a 1 ms tick ("threshold-tick"). Every published row.
+ */
+static const struct rfc_row {
+	unsigned int cap, thr0, pct0, thr1, pct1;
+} rfc_table[] = {
+	{   0,   0,    0,   0,    0 }, {  16,   0,    0,   0,    0 },
+	{  32,   1,  312,   0,    0 }, {  48,   3,  625,   2,  416 },
+	{  64,   4,  625,   2,  312 }, {  80,   6,  750,   5,  625 },
+	{  96,  10, 1041,   8,  833 }, { 112,  14, 1250,  11,  982 },
+	{ 128,  18, 1406,  16, 1250 }, { 144,  21, 1458,  18, 1250 },
+	{ 160,  26, 1625,  23, 1437 }, { 176,  33, 1875,  29, 1647 },
+	{ 192,  39, 2031,  35, 1822 }, { 208,  47, 2259,  43, 2067 },
+	{ 224,  55, 2455,  50, 2232 }, { 240,  63, 2625,  59, 2458 },
+	{ 256,  73, 2851,  68, 2656 }, { 272,  82, 3014,  77, 2830 },
+	{ 288,  93, 3229,  87, 3020 }, { 304, 103, 3388,  97, 3190 },
+	{ 320, 114, 3562, 108, 3375 }, { 336, 126, 3750, 120, 3571 },
+	{ 352, 138, 3920, 132, 3750 }, { 368, 151, 4103, 144, 3913 },
+	{ 384, 163, 4244, 157, 4088 },
+	{ 704, 557, 7911, 550, 7812 }, { 720, 578, 8027, 572, 7944 },
+	{ 736, 606, 8233, 600, 8152 }, { 752, 633, 8417, 627, 8337 },
+};
 
-	return u > 1024 ? 1024 : u;
+/*
+ * The margin threshold from the floating-point PELT: the window of the
+ * definition, ((n * 1000 - tick_us) * cap) >> 10 units of 1024 ns with n
+ * the core's ramp-up periods (checked above against the closed form), run
+ * from util 0 through the slow reference.
+ */
+static double ref_margin(unsigned long cap, u64 tick_ns)
+{
+	u64 n = sl_pelt_approx_runtime(cap) / (u64)PERIOD_NS;
+	u64 tick_us = tick_ns / 1000;
+	u64 units = n * 1000 > tick_us ? ((n * 1000 - tick_us) * cap) >> 10 : 0;
+	struct ref rf;
+	double u;
+
+	ref_init(&rf, 0);
+	ref_run(&rf, units * 1024, 1, 1024);
+	u = ref_util(&rf);
+	ref_free(&rf);
+	return u;
 }
 
 static void test_table(void)
@@ -486,48 +526,105 @@ static void test_round_trip(void)
 	      "no whole 1024 ns unit, no change");
 }
 
+static void test_rfc_table(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(rfc_table); i++) {
+		const struct rfc_row *r = &rfc_table[i];
+		unsigned long t0 = sl_pelt_margin_threshold(r->cap, 0);
+		unsigned long t1 = sl_pelt_margin_threshold(r->cap, 1000000);
+
+		tap(t0 == r->thr0 && t1 == r->thr1,
+		    "RFC margin table, capacity %u: threshold %lu (RFC %u), with a 1 ms tick %lu (RFC %u)",
+		    r->cap, t0, r->thr0, t1, r->thr1);
+	}
+}
+
 static void test_threshold(void)
 {
-	static const double ticks_ms[] = { 1, 2, 4, 10 };
+	static const double ticks_ms[] = { 0, 1, 2, 4, 10 };
+	unsigned long cap, t, prev;
 	unsigned int i;
+	int ok, mono, share, tick_mono = 1;
+	double worst;
 
 	for (i = 0; i < ARRAY_SIZE(ticks_ms); i++) {
 		u64 tick = (u64)(ticks_ms[i] * 1e6);
-		unsigned long cap, prev = 0;
-		int ok = 1, mono = 1, consistent = 1, worst = 0;
 
-		for (cap = 1; cap <= 1024; cap++) {
-			unsigned long thr = sl_pelt_margin_threshold(cap, tick);
-			long want = ref_threshold(cap, tick);
-			bool any = sl_pelt_fits_before_tick(0, cap, tick);
+		ok = 1;
+		mono = 1;
+		share = 1;
+		worst = 0;
+		prev = 0;
+		for (cap = 0; cap <= 1024; cap++) {
+			double d;
 
-			if (want < 0 ? any && thr > 2 : labs((long)thr - want) > 2)
+			t = sl_pelt_margin_threshold(cap, tick);
+			d = t - ref_margin(cap, tick);
+			if (fabs(d) > 1.5)
 				ok = 0;
-			if (want >= 0 && labs((long)thr - want) > labs(worst))
-				worst = (int)((long)thr - want);
-			if (thr < prev)
+			worst = fabs(d) > fabs(worst) ? d : worst;
+			if (t < prev || t > cap)
 				mono = 0;
-			prev = thr;
-			if (any && (!sl_pelt_fits_before_tick(thr, cap, tick) ||
-				    (thr < 1024 &&
-				     sl_pelt_fits_before_tick(thr + 1, cap, tick))))
-				consistent = 0;
+			/* the share thr / cap grows with cap: compare with cap - 64 */
+			if (cap >= 128 && t * (cap - 64) <
+			    sl_pelt_margin_threshold(cap - 64, tick) * cap)
+				share = 0;
+			prev = t;
+			if (i && t > sl_pelt_margin_threshold(cap, (u64)(ticks_ms[i - 1] * 1e6)))
+				tick_mono = 0;
 		}
-		tap(ok, "tick %g ms: margin threshold within 2 of the float reference, capacity 1..1024",
-		      ticks_ms[i]);
-		tap_diag("tick %g ms: worst threshold diff %d", ticks_ms[i], worst);
-		tap(mono && consistent,
-		      "tick %g ms: threshold monotonic in capacity, and the largest util that fits",
-		      ticks_ms[i]);
+		tap(ok, "tick %g ms: threshold within 1.5 of the float PELT over the same window, capacity 0..1024",
+		    ticks_ms[i]);
+		tap_diag("tick %g ms: worst threshold - float %.3f", ticks_ms[i], worst);
+		tap(mono, "tick %g ms: threshold monotonic in capacity and at most the capacity",
+		    ticks_ms[i]);
+		tap(share, "tick %g ms: the smaller the CPU, the smaller the threshold's share (the larger the margin), steps of 64",
+		    ticks_ms[i]);
 	}
+	tap(tick_mono, "a longer tick never raises the threshold");
+
+	/* the window: the tick comes off before the capacity scaling */
+	ok = 1;
+	for (cap = 1; cap <= 1024; cap++) {
+		u64 n = sl_pelt_approx_runtime(cap) / (u64)PERIOD_NS;
+
+		if (sl_pelt_margin_window(cap, 0) != (n * 1000 * cap) >> 10 ||
+		    sl_pelt_margin_window(cap, 4000000) !=
+		    (n * 1000 > 4000 ? ((n * 1000 - 4000) * cap) >> 10 : 0))
+			ok = 0;
+	}
+	tap(ok, "window: ramp periods as ms, less the tick in us, scaled by capacity / 1024");
+	tap(sl_pelt_margin_window(160, 100000000) == 0 &&
+	    sl_pelt_margin_threshold(160, 100000000) == 0,
+	    "a tick longer than the ramp leaves no window, threshold 0");
+	tap(sl_pelt_margin_threshold(2048, 1000000) == sl_pelt_margin_threshold(1024, 1000000),
+	    "capacity above 1024 is taken as 1024");
+	ok = 1;
+	for (cap = 1; cap <= 1024; cap++)
+		if (sl_pelt_margin_window(cap, 999999) != sl_pelt_margin_window(cap, 999000))
+			ok = 0;
+	tap(ok, "the tick counts in whole us (999999 ns as 999000 ns)");
 }
 
 /* The CLI's margin table, parsed. */
 struct row {
-	unsigned long cap, mainline;
-	long thr;		/* -1 for "-" */
-	double ramp_ms;
+	unsigned long cap, ramp, thr0, thr, margin, mainline;
+	unsigned long pct0, pct, pct_main;	/* hundredths */
+	double window_ms;
 };
+
+/* "12.34" -> 1234 */
+static int parse_pct(const char *s, unsigned long *out)
+{
+	unsigned long i, f;
+
+	if (sscanf(s, "%lu.%2lu", &i, &f) != 2 || strlen(strchr(s, '.') + 1) != 2)
+		return -1;
+	*out = i * 100 + f;
+	return 0;
+}
 
 static int run_margin(const char *cli, const char *args, struct row *rows, int max)
 {
@@ -541,13 +638,16 @@ static int run_margin(const char *cli, const char *args, struct row *rows, int m
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		struct row r;
-		char thr[32], pct[32], ramp[32];
+		char p0[32], p[32], pm[32];
 
-		if (line[0] == '#' || sscanf(line, "%lu %31s %31s %31s %lu",
-					     &r.cap, thr, pct, ramp, &r.mainline) != 5)
+		if (line[0] == '#' ||
+		    sscanf(line, "%lu %lu %lu %31s %lu %31s %lu %lf %lu %31s",
+			   &r.cap, &r.ramp, &r.thr0, p0, &r.thr, p, &r.margin,
+			   &r.window_ms, &r.mainline, pm) != 10)
 			continue;
-		r.thr = strcmp(thr, "-") ? atol(thr) : -1;
-		r.ramp_ms = strcmp(ramp, "-") ? atof(ramp) : -1;
+		if (parse_pct(p0, &r.pct0) || parse_pct(p, &r.pct) ||
+		    parse_pct(pm, &r.pct_main))
+			continue;
 		if (n < max)
 			rows[n++] = r;
 	}
@@ -555,75 +655,94 @@ static int run_margin(const char *cli, const char *args, struct row *rows, int m
 	return st == 0 ? n : -1;
 }
 
+static const struct row *find_cap(const struct row *r, int n, unsigned long cap)
+{
+	for (int i = 0; i < n; i++)
+		if (r[i].cap == cap)
+			return &r[i];
+	return NULL;
+}
+
+/* every column of one row against the core (tick in ns) */
+static int row_matches_core(const struct row *r, u64 tick)
+{
+	unsigned long thr = sl_pelt_margin_threshold(r->cap, tick);
+	unsigned long thr0 = sl_pelt_margin_threshold(r->cap, 0);
+	u64 w = sl_pelt_margin_window(r->cap, tick);
+	unsigned long main = r->cap * 1024 / 1280;
+
+	return r->thr == thr && r->thr0 == thr0 && r->margin == r->cap - thr &&
+	       r->ramp == sl_pelt_approx_runtime(r->cap) / (u64)PERIOD_NS &&
+	       fabs(r->window_ms - w * 1024 / 1e6) < 0.0015 &&
+	       r->mainline == main && main == (unsigned long)floor(r->cap * 0.8) &&
+	       r->pct == (r->cap ? thr * 10000 / r->cap : 0) &&
+	       r->pct_main == (r->cap ? main * 10000 / r->cap : 0);
+}
+
 static void test_cli(const char *cli)
 {
-	struct row r1[64], r4[64], rd[64], rc[64];
-	int n1, n4, nd, nc, i, ok, mono, ramp_ok, main_ok;
+	struct row r1[64], r4[64], rd[64], rz[64], rc[64];
+	int n1, n4, nd, nz, nc, i, ok;
+	unsigned int k;
 
-	n1 = run_margin(cli, "--tick-ms 1", r1, 64);
-	n4 = run_margin(cli, "--tick-ms 4", r4, 64);
-	nd = run_margin(cli, "", rd, 64);
-	tap(n1 >= 8 && n4 == n1, "CLI margin tables for 1 and 4 ms ticks (%d, %d rows)",
-	      n1, n4);
-	if (n1 < 8 || n4 != n1)
-		return;
+	/* the RFC's table, every row, both columns and their shares */
+	n1 = run_margin(cli, "--tick-ms 1 --rfc-caps", r1, 64);
+	ok = n1 > 0;
+	for (k = 0; ok && k < ARRAY_SIZE(rfc_table); k++) {
+		const struct rfc_row *want = &rfc_table[k];
+		const struct row *got = find_cap(r1, n1, want->cap);
 
-	for (int t = 0; t < 2; t++) {
-		struct row *r = t ? r4 : r1;
-		double tick = t ? 4e6 : 1e6;
-		int worst = 0;
-
-		ok = 1;
-		mono = 1;
-		ramp_ok = 1;
-		main_ok = 1;
-		for (i = 0; i < n1; i++) {
-			long want = ref_threshold(r[i].cap, tick);
-
-			if (r[i].thr < 0 || labs(r[i].thr - want) > 2)
-				ok = 0;
-			if (labs(r[i].thr - want) > labs(worst))
-				worst = (int)(r[i].thr - want);
-			if (i && (r[i].cap <= r[i - 1].cap || r[i].thr < r[i - 1].thr))
-				mono = 0;
-			/* 0 -> thr ramp: closed form, where util still grows */
-			if (r[i].thr > 0 && r[i].thr <= 985) {
-				double want_ms = 32 * log2(1024.0 / (1024 - r[i].thr)) *
-						 PERIOD_NS / 1e6;
-
-				if (fabs(r[i].ramp_ms - want_ms) > PERIOD_NS / 1e6 + 0.05)
-					ramp_ok = 0;
-			}
-			if (r[i].mainline != (unsigned long)floor(r[i].cap * 0.8))
-				main_ok = 0;
-		}
-		tap(ok, "CLI %s ms tick: every threshold within 2 of the float reference (worst %d)",
-		      t ? "4" : "1", worst);
-		tap(mono, "CLI %s ms tick: threshold monotonic in capacity", t ? "4" : "1");
-		tap(ramp_ok, "CLI %s ms tick: ramp-up times within a period of the closed form",
-		      t ? "4" : "1");
-		tap(main_ok, "CLI %s ms tick: mainline column is 80%% of capacity", t ? "4" : "1");
-	}
-
-	ok = 1;
-	for (i = 0; i < n1; i++)
-		if (r4[i].cap != r1[i].cap ||
-		    (r1[i].cap < 1024 ? r4[i].thr >= r1[i].thr : r4[i].thr > r1[i].thr))
+		if (!got || got->thr0 != want->thr0 || got->pct0 != want->pct0 ||
+		    got->thr != want->thr1 || got->pct != want->pct1) {
+			tap_diag("CLI capacity %u: %lu %lu.%02lu %lu %lu.%02lu, RFC %u %u.%02u %u %u.%02u",
+				 want->cap, got ? got->thr0 : 0,
+				 got ? got->pct0 / 100 : 0, got ? got->pct0 % 100 : 0,
+				 got ? got->thr : 0, got ? got->pct / 100 : 0,
+				 got ? got->pct % 100 : 0, want->thr0, want->pct0 / 100,
+				 want->pct0 % 100, want->thr1, want->pct1 / 100,
+				 want->pct1 % 100);
 			ok = 0;
-	tap(ok, "4 ms thresholds below the 1 ms ones (equal at 1024)");
+		}
+	}
+	tap(ok, "pelt margin --tick-ms 1 --rfc-caps prints the RFC's table: all %zu rows, thresholds and %% (%d rows)",
+	    ARRAY_SIZE(rfc_table), n1);
 
+	n4 = run_margin(cli, "--tick-ms 4", r4, 64);
+	ok = n4 == 8;
+	for (i = 0; ok && i < n4; i++)
+		ok = row_matches_core(&r4[i], 4000000) && (!i || r4[i].cap > r4[i - 1].cap);
+	tap(ok, "pelt margin --tick-ms 4: 8 default capacities, sorted, every column as the core computes it");
+	ok = n1 > 0;
+	for (i = 0; ok && i < n1; i++)
+		ok = row_matches_core(&r1[i], 1000000);
+	tap(ok, "pelt margin --tick-ms 1: every column as the core computes it");
+	ok = 1;
+	for (i = 0; i < n4; i++) {
+		const struct row *o = find_cap(r1, n1, r4[i].cap);
+
+		if (!o || r4[i].thr > o->thr || r4[i].thr0 != o->thr0)
+			ok = 0;
+	}
+	tap(ok, "4 ms thresholds at most the 1 ms ones, the no-tick column the same");
+
+	nd = run_margin(cli, "", rd, 64);
 	ok = nd == n4;
 	for (i = 0; ok && i < nd; i++)
 		ok = rd[i].cap == r4[i].cap && rd[i].thr == r4[i].thr;
 	tap(ok, "default tick is 4 ms");
 
-	nc = run_margin(cli, "--cap 100 --cap=700 --cap 100 --tick-ms=1", rc, 64);
-	ok = nc == n1 + 2;
-	for (i = 0; ok && i < nc; i++) {
-		if (rc[i].cap == 100 || rc[i].cap == 700)
-			ok = labs(rc[i].thr - ref_threshold(rc[i].cap, 1e6)) <= 2;
-	}
-	tap(ok, "--cap adds capacities once each, sorted in (%d rows)", nc);
+	nz = run_margin(cli, "--tick-ms 0", rz, 64);
+	ok = nz == n4;
+	for (i = 0; ok && i < nz; i++)
+		ok = rz[i].thr == rz[i].thr0 && rz[i].thr0 == r4[i].thr0;
+	tap(ok, "--tick-ms 0: the threshold is the no-tick one");
+
+	nc = run_margin(cli, "--cap 100 --cap=700 --cap 100 --cap 0 --tick-ms=2.5", rc, 64);
+	ok = nc == n4 + 3 && find_cap(rc, nc, 0) && find_cap(rc, nc, 100) &&
+	     find_cap(rc, nc, 700);
+	for (i = 0; ok && i < nc; i++)
+		ok = row_matches_core(&rc[i], 2500000) && (!i || rc[i].cap > rc[i - 1].cap);
+	tap(ok, "--cap adds capacities once each (0 allowed), sorted in; a 2.5 ms tick (%d rows)", nc);
 }
 
 int main(int argc, char **argv)
@@ -639,6 +758,7 @@ int main(int argc, char **argv)
 	test_random();
 	test_rampup();
 	test_round_trip();
+	test_rfc_table();
 	test_threshold();
 	if (argc > 1)
 		test_cli(argv[1]);

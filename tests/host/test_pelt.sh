@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PELT core (module/pelt_core.c) and the pelt CLI (tools/pelt): builds both
 # into a temp dir, runs tests/host/test_pelt.c (the core and the CLI's
-# margin tables against a floating-point reference) and checks the CLI's
+# margin tables against the response-time RFC's published table and a
+# floating-point reference) and checks the CLI's
 # other commands and its argument errors. TAP output; arguments ignored.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,13 +70,14 @@ bad "util-after non-number ms" util-after 100 soon
 bad "util-after negative ms" util-after 100 -1
 bad "util-after util > 1024" util-after 2000 4
 bad "util-after missing ms" util-after 100
-bad "margin --tick-ms 0" margin --tick-ms 0
 bad "margin --tick-ms negative" margin --tick-ms -4
 bad "margin --tick-ms non-number" margin --tick-ms fast
 bad "margin --tick-ms without value" margin --tick-ms
-bad "margin --cap 0" margin --cap 0
+bad "margin --cap negative" margin --cap -16
 bad "margin --cap > 1024" margin --cap 2048
 bad "margin --cap non-number" margin --cap big
 bad "margin unknown option" margin --hz 250
+bad "margin --rfc-caps with a value" margin --rfc-caps=1
+bad "margin --tick-ms too long" margin --tick-ms 1001
 
 done_testing
