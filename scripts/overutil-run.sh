@@ -36,7 +36,9 @@ awk -v dir="$dat" '
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		scope = v["cpu"] == -1 ? "system" : "cpu" v["cpu"]
 		f = dir "/" scope "-" v["rule"]
-		if (!(f in seen)) { seen[f] = 1; printf "0 0\n" > f }
+		# every event is a transition: before the first one the verdict
+		# was the opposite (a rule already on when recording began)
+		if (!(f in seen)) { seen[f] = 1; printf "0 %d\n", !v["on"] > f }
 		printf "%.1f %d\n", (ts - start) * 1000, v["on"] > f
 		last = (ts - start) * 1000
 	}
