@@ -19,7 +19,7 @@ HOSTBIN := build/host
 TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
 	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench \
 	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check $(HOSTBIN)/rename_loop \
-	$(HOSTBIN)/dlparams_vma $(HOSTBIN)/sl_fuzz
+	$(HOSTBIN)/dlparams_vma $(HOSTBIN)/sl_fuzz $(HOSTBIN)/sl_reload
 
 all: module tools
 
@@ -63,6 +63,10 @@ $(HOSTBIN)/dlparams_vma: tests/guest/dlparams_vma.c tools/lib/dl_util.h tools/li
 $(HOSTBIN)/sl_fuzz: tests/guest/sl_fuzz.c tools/lib/dl_util.h tests/lib/tap.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $<
+
+$(HOSTBIN)/sl_reload: tests/guest/sl_reload.c tests/lib/tap.h
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 $(HOSTBIN)/dl_%: tools/examples/dl_%.c tools/lib/dl_util.h tools/lib/dlparams.c tools/lib/dlparams.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)

@@ -138,6 +138,7 @@ struct bo_pcpu {
 	u64 sched_lockless;	/* scheduler events with tasks tracked, not theirs: no lock */
 	u64 sched_locked;	/* scheduler events that took bo_lock */
 	u64 bo_missed;		/* asleep with task_struct::blocked_on set, not waiting here */
+	u64 spin_switched;	/* spinners switched out: their waits put into the graph */
 };
 static DEFINE_PER_CPU(struct bo_pcpu, pcnt);
 static struct bo_pcpu pcnt_base;	/* their sums at the last reset (bo_lock) */
@@ -157,6 +158,7 @@ static void pcnt_sum(struct bo_pcpu *s)
 		s->sched_lockless += READ_ONCE(p->sched_lockless);
 		s->sched_locked += READ_ONCE(p->sched_locked);
 		s->bo_missed += READ_ONCE(p->bo_missed);
+		s->spin_switched += READ_ONCE(p->spin_switched);
 	}
 }
 
@@ -167,8 +169,10 @@ static DEFINE_PER_CPU(struct sl_bo_wait_record, scratch);
  * The wait of the task spinning on this CPU, kept out of the graph until it
  * queues (blocked_on_core.c, "Spinning waiters"). The mutex slow path runs
  * with preemption off from its first contention_begin to its end or to the
- * schedule() of a queued wait, so the spinner stays on this CPU and no
- * other task comes here meanwhile. Only the probes of that task touch it.
+ * schedule() of a queued wait, except that a failed spin may call
+ * schedule() when a reschedule is due: sched_switch then moves the wait
+ * into the graph (a spinner switched out), so that the record is only ever
+ * that of the task on this CPU. Only the probes of that task touch it.
  */
 struct spin_wait {
 	struct task_struct *task;	/* NULL: none */
@@ -394,16 +398,51 @@ static void trace_end(const struct sl_bo_wait_record *r)
 
 /* --- probes -------------------------------------------------------------- */
 
+/*
+ * current waits on @lock (owned by @owner, NULL if none): into the graph.
+ * @spun: when it began spinning on it (0: it did not), @owned: whether the
+ * lock was owned then.
+ */
+static void wait_begin(void *lock, struct task_struct *owner, u64 spun, bool owned)
+{
+	struct sl_bo_task_info wi, oi;
+	unsigned long irqflags;
+	u64 now, replaced;
+	u32 before;
+	int ret;
+
+	fill_info(current, SL_BO_RUNNING, &wi);
+	if (owner)
+		fill_info(owner, state_of(owner), &oi);
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	if (!graph_ready) {
+		raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+		return;
+	}
+	now = local_clock();
+	before = sl_bo_nr_waits(&graph);
+	replaced = graph.nr_replaced;
+	ret = sl_bo_wait_begin(&graph, (u64)current, &wi, (u64)lock, SL_BO_MUTEX,
+			       (u64)owner, owner ? &oi : NULL, now);
+	if (ret) {
+		cnt.no_room++;
+	} else if (sl_bo_nr_waits(&graph) != before || graph.nr_replaced != replaced) {
+		/* a new wait (one that replaced an unended one leaves the count as it was) */
+		cnt.begun++;
+		if (spun && now > spun)
+			sl_bo_wait_spun(&graph, (u64)current, now - spun, owned);
+	}
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	if (!ret && trace_mutex_wait_begin_enabled())
+		trace_mutex_wait_begin(wi.pid, (u64)lock, owner ? oi.pid : 0);
+}
+
 static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 {
 	struct spin_wait *sw = this_cpu_ptr(&spinning);
-	struct sl_bo_task_info wi, oi;
 	struct task_struct *owner;
-	unsigned long irqflags;
-	u64 now, spun = 0, replaced;
 	bool owned = false;
-	u32 before;
-	int ret;
+	u64 spun = 0;
 
 	/* our own raw spinlock's contention comes back here: filter first */
 	if (!(flags & LCB_F_MUTEX))
@@ -432,30 +471,7 @@ static void probe_contention_begin(void *data, void *lock, unsigned int flags)
 		spun = sw->begin_ns;
 		owned = sw->owned;
 	}
-	fill_info(current, SL_BO_RUNNING, &wi);
-	if (owner)
-		fill_info(owner, state_of(owner), &oi);
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
-	if (!graph_ready) {
-		raw_spin_unlock_irqrestore(&bo_lock, irqflags);
-		return;
-	}
-	now = local_clock();
-	before = sl_bo_nr_waits(&graph);
-	replaced = graph.nr_replaced;
-	ret = sl_bo_wait_begin(&graph, (u64)current, &wi, (u64)lock, SL_BO_MUTEX,
-			       (u64)owner, owner ? &oi : NULL, now);
-	if (ret) {
-		cnt.no_room++;
-	} else if (sl_bo_nr_waits(&graph) != before || graph.nr_replaced != replaced) {
-		/* a new wait (one that replaced an unended one leaves the count as it was) */
-		cnt.begun++;
-		if (spun && now > spun)
-			sl_bo_wait_spun(&graph, (u64)current, now - spun, owned);
-	}
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
-	if (!ret && trace_mutex_wait_begin_enabled())
-		trace_mutex_wait_begin(wi.pid, (u64)lock, owner ? oi.pid : 0);
+	wait_begin(lock, owner, spun, owned);
 }
 
 static void probe_contention_end(void *data, void *lock, int ret)
@@ -549,10 +565,30 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 			       struct task_struct *next, unsigned int prev_state)
 {
 	bool asleep = !preempt && prev_state != TASK_RUNNING;
+	struct spin_wait *sw = this_cpu_ptr(&spinning);
 	int cpu = smp_processor_id();
 	unsigned long irqflags;
 	u64 now, lock;
 
+	if (unlikely(sw->task == prev)) {
+		/*
+		 * A spinner switched out before its wait ended or queued: the
+		 * mutex slow path may call schedule() between its spinning and
+		 * its queueing (need_resched() when a spin fails), and it may
+		 * then end its wait or queue on another CPU, or another task
+		 * may spin here meanwhile. The record is this CPU's, so the
+		 * wait goes into the graph now (prev is current, in its slow
+		 * path: the lock is still there). Not a new wait if it is in
+		 * the graph already (a queued waiter spinning again).
+		 */
+		void *spin_lock = sw->lock;
+		u64 spun = sw->begin_ns;
+		bool owned = sw->owned;
+
+		spin_wait_clear(sw);
+		wait_begin(spin_lock, mutex_owner_of(spin_lock, prev), spun, owned);
+		this_cpu_inc(pcnt.spin_switched);
+	}
 	if (!READ_ONCE(graph.tt.nr))
 		return;
 	if (!sl_bo_maybe_tracked(&graph, (u64)prev) &&
@@ -1054,6 +1090,7 @@ static int stats_show(struct seq_file *m, void *v)
 	pc.sched_lockless -= base.sched_lockless;
 	pc.sched_locked -= base.sched_locked;
 	pc.bo_missed -= base.bo_missed;
+	pc.spin_switched -= base.spin_switched;
 	show_proxy(m);
 	spinning = ready ? nr_spinning() : 0;
 	seq_printf(m, "enabled %d\ntracked_tasks %u\ntracked_locks %u\nwaits_in_progress %u\nwaits_spinning %u\n",
@@ -1068,6 +1105,7 @@ static int stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "waits_recomputed %llu\nend_lockless %llu\nend_locked %llu\nend_locked_idle %llu\nsched_lockless %llu\nsched_locked %llu\n",
 		   updates, pc.end_lockless, pc.end_locked, pc.end_locked_idle,
 		   pc.sched_lockless, pc.sched_locked);
+	seq_printf(m, "spin_switched %llu\n", pc.spin_switched);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);

@@ -1284,8 +1284,10 @@ bool sl_bo_wait_end(struct sl_bo_graph *g, u64 waiter, u64 lock, bool acquired,
 
 /*
  * Spinning waiters. A waiter first spins while the lock's owner runs on
- * another CPU (optimistic spinning, with preemption off: it neither sleeps
- * nor moves meanwhile); only if that fails does it queue and sleep. Most
+ * another CPU (optimistic spinning, with preemption off); only if that
+ * fails does it queue and sleep. It may still be switched out between the
+ * two (a failed spin reschedules when asked to) and carry on elsewhere:
+ * the caller then enters the wait at that switch. Most
  * short waits end while spinning, and need no place in the graph: their
  * whole length is run_remote (the spin stops as soon as the owner is off
  * its CPU), or unowned if the lock had no owner when the spin began. The

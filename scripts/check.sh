@@ -54,12 +54,13 @@ done
 # core). Each writes to its own directory; the results are printed in
 # order once all have finished.
 #   stock kernels: tests/guest/t*.sh
-#   lab-debug:     the reliability suite (r*.sh, t51, t52 with 10,000
-#                  operations per interface), under KASAN, lockdep, UBSAN,
-#                  kmemleak
+#   lab-debug:     the reliability suite (r10: 200 load/unload cycles,
+#                  r30: lock torture, t52 with 10,000 operations per
+#                  interface), under KASAN, lockdep, UBSAN, kmemleak; first,
+#                  being the longest (about 45 minutes)
 tests_for() {
 	case "$1" in
-	lab-debug) echo "r*.sh t51_*.sh t52_*.sh" ;;
+	lab-debug) echo "r[0-9]*.sh t52_*.sh" ;;
 	*) echo "t*.sh" ;;
 	esac
 }
@@ -77,8 +78,12 @@ guest_job() {	# guest_job SERIES DIR: build, boot, test; DIR/{name,rc,build.log}
 	(
 		# shellcheck source=/dev/null
 		. "$info/info"
-		if [ "$s" = lab-debug ]; then export SL_FUZZ_OPS=${SL_FUZZ_OPS:-10000}; fi
-		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 2700 || echo 1500)} \
+		if [ "$s" = lab-debug ]; then
+			export SL_FUZZ_OPS=${SL_FUZZ_OPS:-10000}
+			export SCHEDLAB_TEST_TORTURE_S=${SCHEDLAB_TEST_TORTURE_S:-30}
+			export SCHEDLAB_TEST_TIMEOUT=${SCHEDLAB_TEST_TIMEOUT:-1800}
+		fi
+		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 3600 || echo 1500)} \
 		bash scripts/vm-run.sh "$s" "$res/vm" tests/guest/run.sh "$KDIR/.config" "$(tests_for "$s")" \
 			>"$res/vm.log" 2>&1
 	)

@@ -8,6 +8,7 @@ SCHEDLAB_CACHE=${SCHEDLAB_CACHE:-/var/cache/schedlab}
 log() { printf '[%s] %s\n' "$(date +%T)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
-# The kernel series the test matrix boots, in order. 'default' for the demo.
-SCHEDLAB_SERIES_ALL="6.1 6.12 7"
+# The kernel series the test matrix boots, in order (the longest first:
+# two run at a time). 'default' for the demo.
+SCHEDLAB_SERIES_ALL="lab-debug 6.1 6.12 7"
 SCHEDLAB_SERIES_DEFAULT=6.12

@@ -873,6 +873,147 @@ static int tdrv_reset(void)
 	return 0;
 }
 
+/* ---- scale: many locks, many workers ---- */
+
+#define TDRV_SCALE_MAX_LOCKS	4096
+#define TDRV_SCALE_MAX_WORKERS	16384
+#define TDRV_SCALE_MAX_MS	120000
+
+struct tdrv_scale_worker {
+	struct task_struct *task;
+	u64 cycles;	/* lock/unlock cycles */
+	u64 contended;	/* cycles whose mutex_trylock() failed first */
+};
+
+/* one run at a time; set up and freed under tdrv_ctl_lock */
+static struct {
+	struct mutex *locks;		/* nlocks, one array: a contiguous address range */
+	struct tdrv_scale_worker *w;	/* nworkers */
+	unsigned int nlocks, nworkers, ms;
+	u64 start_ns;
+	atomic_t running;		/* workers still in their loop */
+} tdrv_scale;
+
+/*
+ * Worker i takes lock i % nlocks, asleep 5-10 ms while holding it, then
+ * sleeps 1-2 ms without it, in a loop until the run's end: the other
+ * workers of the lock take it in that gap (a worker that released it
+ * cannot take it straight back) and it finds it taken on its return,
+ * nearly every time, and each such wait sleeps (the
+ * holder is asleep: no spinning), so nearly every cycle goes through the
+ * mutex slow path. Then it waits to be stopped.
+ */
+static int tdrv_scale_fn(void *arg)
+{
+	struct tdrv_scale_worker *w = arg;
+	struct mutex *m = &tdrv_scale.locks[(w - tdrv_scale.w) % tdrv_scale.nlocks];
+	u64 end = tdrv_scale.start_ns + (u64)tdrv_scale.ms * NSEC_PER_MSEC;
+
+	while (ktime_get_ns() < end && !kthread_should_stop() && !READ_ONCE(tdrv_aborting)) {
+		if (!mutex_trylock(m)) {
+			WRITE_ONCE(w->contended, w->contended + 1);
+			mutex_lock(m);
+		}
+		usleep_range(5000, 10000);
+		mutex_unlock(m);
+		WRITE_ONCE(w->cycles, w->cycles + 1);
+		usleep_range(1000, 2000);
+	}
+	atomic_dec(&tdrv_scale.running);
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* stop every worker of the last run and free it all; tdrv_ctl_lock held */
+static void tdrv_scale_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; tdrv_scale.w && i < tdrv_scale.nworkers; i++)
+		if (tdrv_scale.w[i].task)
+			kthread_stop(tdrv_scale.w[i].task);
+	for (i = 0; tdrv_scale.locks && i < tdrv_scale.nlocks; i++)
+		mutex_destroy(&tdrv_scale.locks[i]);
+	kvfree(tdrv_scale.w);
+	kvfree(tdrv_scale.locks);
+	tdrv_scale.w = NULL;
+	tdrv_scale.locks = NULL;
+	tdrv_scale.nlocks = 0;
+	tdrv_scale.nworkers = 0;
+	tdrv_scale.start_ns = 0;
+}
+
+/* "scale start": the prepared run starts now; tdrv_ctl_lock held */
+static int tdrv_scale_go(void)
+{
+	unsigned int i;
+
+	if (!tdrv_scale.w || tdrv_scale.start_ns)
+		return -ENOENT;	/* none prepared, or started already */
+	atomic_set(&tdrv_scale.running, tdrv_scale.nworkers);
+	tdrv_scale.start_ns = ktime_get_ns();
+	for (i = 0; i < tdrv_scale.nworkers; i++)
+		wake_up_process(tdrv_scale.w[i].task);
+	return 0;
+}
+
+/* "scale NLOCKS NWORKERS MS" (prepare) or "scale start"; tdrv_ctl_lock held */
+static int tdrv_scale_cmd(char *buf)
+{
+	unsigned int nlocks, nworkers, ms, i;
+	char *a[3];
+	int ret;
+
+	a[0] = tdrv_token(&buf);
+	if (!a[0])
+		return -EINVAL;
+	if (!strcmp(a[0], "start"))
+		return tdrv_token(&buf) ? -EINVAL : tdrv_scale_go();
+	for (i = 1; i < 3; i++) {
+		a[i] = tdrv_token(&buf);
+		if (!a[i])
+			return -EINVAL;
+	}
+	if (tdrv_token(&buf) || kstrtouint(a[0], 10, &nlocks) ||
+	    kstrtouint(a[1], 10, &nworkers) || kstrtouint(a[2], 10, &ms))
+		return -EINVAL;
+	if (!nlocks || nlocks > TDRV_SCALE_MAX_LOCKS || nworkers < 2 ||
+	    nworkers > TDRV_SCALE_MAX_WORKERS || !ms || ms > TDRV_SCALE_MAX_MS)
+		return -EINVAL;
+	if (atomic_read(&tdrv_scale.running))
+		return -EBUSY;
+	tdrv_scale_free();
+	tdrv_scale.locks = kvcalloc(nlocks, sizeof(*tdrv_scale.locks), GFP_KERNEL);
+	tdrv_scale.w = kvcalloc(nworkers, sizeof(*tdrv_scale.w), GFP_KERNEL);
+	if (!tdrv_scale.locks || !tdrv_scale.w) {
+		tdrv_scale_free();
+		return -ENOMEM;
+	}
+	tdrv_scale.nlocks = nlocks;
+	tdrv_scale.nworkers = nworkers;
+	tdrv_scale.ms = ms;
+	for (i = 0; i < nlocks; i++)
+		mutex_init(&tdrv_scale.locks[i]);
+	for (i = 0; i < nworkers; i++) {
+		struct task_struct *t = kthread_create(tdrv_scale_fn, &tdrv_scale.w[i],
+						       "tdscale%u", i);
+
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+			/* never woken: kthread_stop() ends them before their function */
+			tdrv_scale_free();
+			return ret;
+		}
+		tdrv_scale.w[i].task = t;
+	}
+	return 0;
+}
+
 static int tdrv_command(char *buf)
 {
 	char *cmd = tdrv_token(&buf);
@@ -880,7 +1021,7 @@ static int tdrv_command(char *buf)
 
 	if (!cmd)
 		return -EINVAL;
-	if (strcmp(cmd, "spawn") && tdrv_token(&buf))
+	if (strcmp(cmd, "spawn") && strcmp(cmd, "scale") && tdrv_token(&buf))
 		return -EINVAL;	/* start and reset take no argument */
 	ret = mutex_lock_interruptible(&tdrv_ctl_lock);
 	if (ret)
@@ -893,6 +1034,8 @@ static int tdrv_command(char *buf)
 		ret = tdrv_start();
 	else if (!strcmp(cmd, "reset"))
 		ret = tdrv_reset();
+	else if (!strcmp(cmd, "scale"))
+		ret = tdrv_scale_cmd(buf);
 	else
 		ret = -EINVAL;
 	mutex_unlock(&tdrv_ctl_lock);
@@ -1025,6 +1168,31 @@ static int tdrv_status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(tdrv_status);
 
+static int tdrv_scale_show(struct seq_file *m, void *v)
+{
+	u64 cycles = 0, contended = 0;
+	unsigned int i;
+	int ret;
+
+	ret = mutex_lock_interruptible(&tdrv_ctl_lock);
+	if (ret)
+		return ret;
+	for (i = 0; i < tdrv_scale.nworkers; i++) {
+		cycles += READ_ONCE(tdrv_scale.w[i].cycles);
+		contended += READ_ONCE(tdrv_scale.w[i].contended);
+	}
+	seq_printf(m, "locks %u\nworkers %u\nms %u\nstarted %d\nrunning %d\n",
+		   tdrv_scale.nlocks, tdrv_scale.nworkers, tdrv_scale.ms, !!tdrv_scale.start_ns,
+		   atomic_read(&tdrv_scale.running));
+	/* the locks' address range [lock_lo, lock_hi), raw as in addr */
+	seq_printf(m, "lock_lo 0x%lx\nlock_hi 0x%lx\n", (unsigned long)tdrv_scale.locks,
+		   (unsigned long)(tdrv_scale.locks + tdrv_scale.nlocks));
+	seq_printf(m, "cycles %llu\ncontended %llu\n", cycles, contended);
+	mutex_unlock(&tdrv_ctl_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tdrv_scale);
+
 static int __init tdrv_init(void)
 {
 	unsigned int i;
@@ -1043,6 +1211,7 @@ static int __init tdrv_init(void)
 	debugfs_create_file("cmd", 0200, tdrv_dir, NULL, &tdrv_cmd_fops);
 	debugfs_create_file("log", 0400, tdrv_dir, NULL, &tdrv_log_fops);
 	debugfs_create_file("status", 0400, tdrv_dir, NULL, &tdrv_status_fops);
+	debugfs_create_file("scale", 0400, tdrv_dir, NULL, &tdrv_scale_fops);
 	return 0;
 }
 
@@ -1077,6 +1246,7 @@ static void __exit tdrv_exit(void)
 		kfree(w);
 	}
 	tdrv_nr = 0;
+	tdrv_scale_free();	/* tdrv_aborting: they leave their loops */
 	mutex_unlock(&tdrv_ctl_lock);
 	/* or the stuck ones would log into freed memory if they ever woke up */
 	if (!WARN(stuck, pr_fmt("%u workers deadlocked at unload, leaking them and the log\n"),
