@@ -7,7 +7,8 @@
 #                    its status and the cpu_signals report (KERNEL=6.1|6.12|7)
 #   make bench       benchmarks in one guest boot: build/bench/results.json
 #   make check       every test: host unit tests, DKMS, then the in-guest
-#                    suite on each stock kernel (KERNELS="6.1 6.12 7")
+#                    suite on each stock kernel and the reliability suite on
+#                    the debug kernel (KERNELS="lab-debug 6.1 6.12 7")
 #   make clean
 #
 # The VM targets install what they need through scripts/setup-host.sh (apt,

@@ -56,8 +56,9 @@ done
 #   stock kernels: tests/guest/t*.sh
 #   lab-debug:     the reliability suite (r10: 200 load/unload cycles,
 #                  r30: lock torture, t52 with 10,000 operations per
-#                  interface), under KASAN, lockdep, UBSAN, kmemleak; first,
-#                  being the longest (about 45 minutes)
+#                  interface as root and as nobody), under KASAN, lockdep,
+#                  UBSAN, kmemleak; first, being the longest (about 50
+#                  minutes: t52 alone about 30)
 tests_for() {
 	case "$1" in
 	lab-debug) echo "r[0-9]*.sh t52_*.sh" ;;
@@ -81,9 +82,9 @@ guest_job() {	# guest_job SERIES DIR: build, boot, test; DIR/{name,rc,build.log}
 		if [ "$s" = lab-debug ]; then
 			export SL_FUZZ_OPS=${SL_FUZZ_OPS:-10000}
 			export SCHEDLAB_TEST_TORTURE_S=${SCHEDLAB_TEST_TORTURE_S:-30}
-			export SCHEDLAB_TEST_TIMEOUT=${SCHEDLAB_TEST_TIMEOUT:-1800}
+			export SCHEDLAB_TEST_TIMEOUT=${SCHEDLAB_TEST_TIMEOUT:-3000}
 		fi
-		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 3600 || echo 1500)} \
+		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 4500 || echo 1500)} \
 		bash scripts/vm-run.sh "$s" "$res/vm" tests/guest/run.sh "$KDIR/.config" "$(tests_for "$s")" \
 			>"$res/vm.log" 2>&1
 	)

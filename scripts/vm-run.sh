@@ -153,7 +153,7 @@ if [ ! -f "$results/exit-status" ]; then
 	exit 125
 fi
 rc=$(cat "$results/exit-status")
-splat='(BUG:|WARNING:|Oops|general protection fault|Kernel panic|KASAN|UBSAN|possible recursive locking|possible circular locking|lockdep|INFO: task .* blocked for more than|detected (expedited )?stalls? on|self-detected stall|refcount_t:|list_add corruption|list_del corruption|kmemleak: [0-9]+ new suspected)'
+splat='(BUG:|WARNING:|Oops|general protection fault|Kernel panic|KASAN|UBSAN|possible recursive locking|possible circular locking|lockdep is turned off|DEBUG_LOCKS_WARN_ON|INFO: task .* blocked for more than|detected (expedited )?stalls? on|self-detected stall|refcount_t:|list_add corruption|list_del corruption|kmemleak: [0-9]+ new suspected)'
 if grep -Eq "$splat" "$results/dmesg.txt"; then
 	echo "vm-run: kernel splat in the guest's dmesg:" >&2
 	grep -En -A25 "$splat" "$results/dmesg.txt" | head -n 120 >&2
