@@ -18,13 +18,13 @@
  * report prints next to the live values.
  */
 #include <linux/debugfs.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 #include <linux/cpumask.h>
 
 #include "cpu_signals.h"
 #include "schedlab_trace.h"
+#include "report.h"
 
 struct cpu_stats {
 	u64 samples;
@@ -113,68 +113,130 @@ static void cpu_signals_disable(struct sl_feature *f)
 	cancel_delayed_work_sync(&sample_work);
 }
 
-static void put_value(struct seq_file *m, u64 v)
+/*
+ * The report: the live values of every online CPU, read at the start of a
+ * pass into a snapshot (open allocates room for every CPU), with the
+ * sampler's statistics.
+ */
+struct report_row {
+	int cpu;
+	struct sl_cpu_signals s;
+	u64 samples, util_min, util_max, util_sum;
+};
+
+struct report_snap {
+	struct report_row *rows;	/* nr_cpu_ids */
+	bool sampling;
+	s64 period_ms;
+};
+
+static const struct sl_rcol report_cols[] = {
+	{ "cpu", NULL, SL_RK_S64, 4, SL_RCOL_LEFT },
+	{ "nr_run", NULL, SL_RK_U64, 8 },
+	{ "cfs_nr", NULL, SL_RK_U64, 8 },
+	{ "util_avg", "util", SL_RK_U64, 8 },
+	{ "util_est", "util", SL_RK_U64, 8 },
+	{ "capacity", "util", SL_RK_U64, 8 },
+	{ "cap_orig", "util", SL_RK_U64, 8 },
+	{ "samples", NULL, SL_RK_U64, 8 },
+	{ "util_min", "util", SL_RK_U64, 8 },
+	{ "util_max", "util", SL_RK_U64, 8 },
+	{ "util_mean", "util", SL_RK_U64, 8 },
+};
+
+static int report_open(void *priv)
 {
-	if (v == SL_SIGNAL_NONE)
-		seq_printf(m, " %8s", "-");
-	else
-		seq_printf(m, " %8llu", v);
+	struct report_snap *r = priv;
+
+	r->rows = kvcalloc(nr_cpu_ids, sizeof(*r->rows), GFP_KERNEL);
+	return r->rows ? 0 : -ENOMEM;
 }
 
-static int report_show(struct seq_file *m, void *v)
+static void report_release(void *priv)
 {
-	bool sampling = sl_feature_enabled(&cpu_signals_feature);
-	struct sl_cpu_signals s;
+	struct report_snap *r = priv;
+
+	kvfree(r->rows);
+}
+
+static long report_take(void *priv)
+{
+	struct report_snap *r = priv;
+	long n = 0;
 	int cpu;
 
-	seq_printf(m, "# live values read from struct rq; sampler %s (period_ms=%lld)\n",
-		   sampling ? "on" : "off", READ_ONCE(period_ms));
-	seq_printf(m, "%-4s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n",
-		   "cpu", "nr_run", "cfs_nr", "util_avg", "util_est", "capacity",
-		   "cap_orig", "samples", "util_min", "util_max", "util_mean");
+	r->sampling = sl_feature_enabled(&cpu_signals_feature);
+	r->period_ms = READ_ONCE(period_ms);
 	for_each_online_cpu(cpu) {
 		const struct cpu_stats *st = &stats[cpu];
-		u64 n = READ_ONCE(st->samples);
+		struct report_row *row = &r->rows[n++];
 
-		sl_read_cpu_signals(cpu, &s);
-		seq_printf(m, "%-4d", cpu);
-		put_value(m, s.nr_running);
-		put_value(m, s.cfs_h_nr);
-		put_value(m, s.util_avg);
-		put_value(m, s.util_est);
-		put_value(m, s.capacity);
-		put_value(m, s.capacity_orig);
-		put_value(m, n);
-		put_value(m, n ? READ_ONCE(st->util_min) : SL_SIGNAL_NONE);
-		put_value(m, n ? READ_ONCE(st->util_max) : SL_SIGNAL_NONE);
-		put_value(m, n ? div64_u64(READ_ONCE(st->util_sum), n) : SL_SIGNAL_NONE);
-		seq_putc(m, '\n');
+		row->cpu = cpu;
+		sl_read_cpu_signals(cpu, &row->s);
+		row->samples = READ_ONCE(st->samples);
+		row->util_min = READ_ONCE(st->util_min);
+		row->util_max = READ_ONCE(st->util_max);
+		row->util_sum = READ_ONCE(st->util_sum);
+		if (n == nr_cpu_ids)
+			break;
 	}
-	return 0;
+	return n;
 }
 
-/*
- * A buffer the size of the whole report from the start (two header lines,
- * 95 characters per CPU): seq_file would otherwise run report_show() again
- * each time it doubles a buffer that was too small (beyond ~40 CPUs).
- */
-static int report_open(struct inode *inode, struct file *file)
+static void report_head(void *priv, struct sl_rhead *h)
 {
-	return single_open_size(file, report_show, inode->i_private,
-				256 + 100 * nr_cpu_ids);
+	struct report_snap *r = priv;
+
+	sl_rnote(h, "live values read from struct rq; sampler %s (period_ms=%lld)",
+		 r->sampling ? "on" : "off", r->period_ms);
+	sl_rfact_bool(h, "sampler", r->sampling);
+	sl_rfact_s64(h, "period_ms", r->period_ms);
 }
 
-static const struct file_operations report_fops = {
-	.owner = THIS_MODULE,
+static void put(struct sl_rval *v, u64 x)
+{
+	if (x == SL_SIGNAL_NONE)
+		sl_rv_none(v);
+	else
+		sl_rv_u64(v, x);
+}
+
+static void report_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	const struct report_row *row = &((struct report_snap *)priv)->rows[i];
+	u64 n = row->samples;
+
+	sl_rv_s64(&v[0], row->cpu);
+	put(&v[1], row->s.nr_running);
+	put(&v[2], row->s.cfs_h_nr);
+	put(&v[3], row->s.util_avg);
+	put(&v[4], row->s.util_est);
+	put(&v[5], row->s.capacity);
+	put(&v[6], row->s.capacity_orig);
+	sl_rv_u64(&v[7], n);
+	put(&v[8], n ? row->util_min : SL_SIGNAL_NONE);
+	put(&v[9], n ? row->util_max : SL_SIGNAL_NONE);
+	put(&v[10], n ? div64_u64(row->util_sum, n) : SL_SIGNAL_NONE);
+}
+
+static const struct sl_report report_report = {
+	.feature = "cpu_signals",
+	.name = "report",
+	.mode = 0444,
+	.layout = SL_RL_TABLE,
+	.cols = report_cols,
+	.ncols = ARRAY_SIZE(report_cols),
+	.priv_size = sizeof(struct report_snap),
 	.open = report_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
+	.release = report_release,
+	.take = report_take,
+	.head = report_head,
+	.row = report_row,
 };
 
 static int cpu_signals_debugfs(struct sl_feature *f, struct dentry *dir)
 {
-	debugfs_create_file("report", 0444, dir, NULL, &report_fops);
+	sl_report_create(dir, &report_report);
 	return 0;
 }
 
