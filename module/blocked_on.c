@@ -79,6 +79,7 @@
 #include <trace/events/sched.h>
 
 #include "blocked_on.h"
+#include "report.h"
 #include "blocked_on_core.h"
 #include "schedlab_trace.h"
 
@@ -837,14 +838,77 @@ static const char *state_name(unsigned int s)
 	return s == SL_BO_RUNNING ? "R" : s == SL_BO_RUNNABLE ? "r" : "S";
 }
 
-static void show_prio(struct seq_file *m, const struct sl_bo_prio *p)
+static void proxy_head(struct sl_rhead *h)
 {
-	if (p->policy_class == SL_BO_CLASS_RT)
-		seq_printf(m, "rt/%d", p->rt_prio);
-	else
-		seq_printf(m, "%s/w%lu/cg%lu", class_name(p->policy_class), p->weight,
-			   p->cgroup_weight);
+	bool built = sl_cap_has(SL_CAP_PROXY_EXEC);
+
+	sl_rnote(h, "proxy execution: %s%s", built ? "built in, " : "not built in",
+		 !built ? "" : sl_proxy_exec_enabled() ?
+		 "enabled: owners run on their waiters' behalf" : "disabled");
+	sl_rfact_str(h, "proxy_exec", !built ? "not_built" :
+		     sl_proxy_exec_enabled() ? "on" : "off");
 }
+
+/* the split of a wait by what its owner did (us), in cat_names order */
+static void cat_values(struct sl_rval *v, const u64 *cat_ns)
+{
+	int j;
+
+	BUILD_BUG_ON(SL_BO_NR_CATS != 7);
+	for (j = 0; j < SL_BO_NR_CATS; j++)
+		sl_rv_u64(&v[j], div_u64(cat_ns[j], NSEC_PER_USEC));
+}
+
+/* " name value" for each category with time, as the chains print them */
+static void cat_text(struct seq_file *m, const struct sl_rcol *cols,
+		     const struct sl_rval *v)
+{
+	int j;
+
+	for (j = 0; j < SL_BO_NR_CATS; j++)
+		if (v[j].u)
+			seq_printf(m, " %s %llu", cols[j].name, v[j].u);
+}
+
+static void fill_rlink(struct sl_rlink *l, int pid, const char *comm, int policy_class,
+		       int rt_prio, long weight, long cgroup_weight,
+		       unsigned int state, int cpu, u64 lock)
+{
+	l->pid = pid;
+	memcpy(l->comm, comm, SL_BO_COMM_LEN);
+	l->class = class_name(policy_class);
+	l->rt_prio = policy_class == SL_BO_CLASS_RT ? rt_prio : -1;
+	l->weight = weight;
+	l->cgroup_weight = cgroup_weight;
+	l->state = state_name(state);
+	l->cpu = cpu;
+	l->lock = lock;
+}
+
+/* "pid comm class/prio state cpu -> lock 0x... (sym)", what a link knows */
+static void link_text(struct seq_file *m, const struct sl_rlink *l)
+{
+	seq_printf(m, "%d", l->pid);
+	if (l->comm[0]) {
+		seq_putc(m, ' ');
+		sl_rtext_comm(m, l->comm);
+	}
+	if (l->class && l->rt_prio >= 0)
+		seq_printf(m, " rt/%d", l->rt_prio);
+	else if (l->class)
+		seq_printf(m, " %s/w%ld/cg%ld", l->class, l->weight, l->cgroup_weight);
+	if (l->state) {
+		seq_printf(m, " %s ", l->state);
+		if (l->cpu >= 0)
+			seq_printf(m, "%d", l->cpu);
+		else
+			seq_puts(m, SL_TEXT_NONE);
+	}
+	if (l->lock)
+		seq_printf(m, " -> lock 0x%llx (%ps)", l->lock, (void *)l->lock);
+}
+
+/* --- chains: one row per wait in progress, the chain to its head ------ */
 
 struct chain_copy {
 	int n;
@@ -853,221 +917,554 @@ struct chain_copy {
 	struct sl_bo_link link[REPORT_LINKS];
 };
 
-static void show_proxy(struct seq_file *m)
+struct chains_snap {
+	struct chain_copy *c;		/* REPORT_CHAINS */
+	struct spin_wait *sw;		/* nr_cpu_ids: waits still spinning */
+	int *sw_cpu;
+	unsigned int n, nsw;
+	u64 now;
+	struct sl_rlink links[REPORT_LINKS];	/* the row being printed */
+	u64 cats[SL_BO_NR_CATS];
+};
+
+static const struct sl_rcol chains_cols[] = {
+	{ "pid", NULL, SL_RK_S64 },
+	{ "comm", NULL, SL_RK_COMM },
+	{ "chain", NULL, SL_RK_LINKS },
+	{ "cycle", NULL, SL_RK_U64, 0, SL_RCOL_TAIL },
+	{ "depth", NULL, SL_RK_U64, 0, SL_RCOL_TAIL },
+	{ "waited_us", "us", SL_RK_U64, 0, SL_RCOL_TAIL },
+	{ "run_local", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+	{ "run_remote", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+	{ "preempted", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+	{ "runnable_remote", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+	{ "sleeping", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+	{ "blocked", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+	{ "unowned", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+};
+
+static int chains_open(void *priv)
 {
-	seq_printf(m, "# proxy execution: %s%s\n",
-		   sl_cap_has(SL_CAP_PROXY_EXEC) ? "built in, " : "not built in",
-		   !sl_cap_has(SL_CAP_PROXY_EXEC) ? "" :
-		   sl_proxy_exec_enabled() ? "enabled: owners run on their waiters' behalf" :
-		   "disabled");
+	struct chains_snap *s = priv;
+
+	s->c = vmalloc(array_size(REPORT_CHAINS, sizeof(*s->c)));
+	s->sw = kvcalloc(nr_cpu_ids, sizeof(*s->sw), GFP_KERNEL);
+	s->sw_cpu = kvcalloc(nr_cpu_ids, sizeof(*s->sw_cpu), GFP_KERNEL);
+	if (s->c && s->sw && s->sw_cpu)
+		return 0;
+	vfree(s->c);
+	kvfree(s->sw);
+	kvfree(s->sw_cpu);
+	return -ENOMEM;
 }
 
-/* waits still spinning (not in the graph): a line each, their owner running */
-static void show_spinning(struct seq_file *m)
+static void chains_release(void *priv)
 {
-	u64 now = local_clock();
-	struct spin_wait sw;
+	struct chains_snap *s = priv;
+
+	vfree(s->c);
+	kvfree(s->sw);
+	kvfree(s->sw_cpu);
+}
+
+static long chains_take(void *priv)
+{
+	struct chains_snap *s = priv;
+	struct chain_copy *c = s->c;
+	u32 pos;
 	int cpu;
 
-	if (!READ_ONCE(graph_ready))
-		return;
-	for_each_online_cpu(cpu) {
-		if (!spin_wait_read(cpu, &sw))
-			continue;
-		strreplace(sw.comm, ' ', '_');
-		seq_printf(m, "%d %s spinning %d -> lock 0x%llx (%ps) -> %d | depth %d waited_us %llu %s %llu\n",
-			   sw.pid, sw.comm, cpu, (u64)sw.lock, sw.lock, sw.owner_pid,
-			   sw.owned ? 2 : 1, div_u64(now > sw.begin_ns ? now - sw.begin_ns : 0,
-						    NSEC_PER_USEC),
-			   cat_names[sw.owned ? SL_BO_CAT_RUN_REMOTE : SL_BO_CAT_UNOWNED],
-			   div_u64(now > sw.begin_ns ? now - sw.begin_ns : 0, NSEC_PER_USEC));
-	}
-}
-
-/* One line per wait in progress: the chain from the waiter to the head. */
-static int chains_show(struct seq_file *m, void *v)
-{
-	struct chain_copy *c = vmalloc(array_size(REPORT_CHAINS, sizeof(*c)));
-	int i, j, n = 0;
-	u32 pos;
-
-	if (!c)
-		return -ENOMEM;
-	show_proxy(m);
-	seq_puts(m, "# waiter -> lock -> owner -> lock -> ... (pid comm class/prio state cpu), waited_us, split so far\n");
+	s->n = 0;
+	s->nsw = 0;
 	raw_spin_lock_irq(&bo_lock);
 	if (graph_ready) {
 		u64 now = local_clock();
 
-		sl_bo_for_each_wait(&graph, pos, now, &c[n].r) {
-			c[n].n = sl_bo_chain(&graph, c[n].r.waiter, c[n].link, REPORT_LINKS,
-					     &c[n].cycle);
-			if (++n == REPORT_CHAINS)
+		sl_bo_for_each_wait(&graph, pos, now, &c[s->n].r) {
+			c[s->n].n = sl_bo_chain(&graph, c[s->n].r.waiter, c[s->n].link,
+						REPORT_LINKS, &c[s->n].cycle);
+			if (++s->n == REPORT_CHAINS)
 				break;
 		}
 	}
 	raw_spin_unlock_irq(&bo_lock);
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < c[i].n; j++) {
-			const struct sl_bo_link *l = &c[i].link[j];
-
-			seq_printf(m, "%s%d %s ", j ? " -> " : "", l->pid, l->comm);
-			show_prio(m, &l->prio);
-			seq_printf(m, " %s %d", state_name(l->state), l->cpu);
-			if (l->lock)
-				seq_printf(m, " -> lock 0x%llx (%ps)", l->lock, (void *)l->lock);
+	/* waits still spinning (not in the graph), their owner running */
+	s->now = local_clock();
+	if (READ_ONCE(graph_ready)) {
+		for_each_online_cpu(cpu) {
+			if (s->nsw == nr_cpu_ids)
+				break;
+			if (!spin_wait_read(cpu, &s->sw[s->nsw]))
+				continue;
+			s->sw_cpu[s->nsw++] = cpu;
 		}
-		if (c[i].cycle)
-			seq_puts(m, " -> CYCLE");
-		seq_printf(m, " | depth %d waited_us %llu", c[i].n,
-			   div_u64(c[i].r.duration_ns, NSEC_PER_USEC));
-		for (j = 0; j < SL_BO_NR_CATS; j++)
-			if (c[i].r.cat_ns[j])
-				seq_printf(m, " %s %llu", cat_names[j],
-					   div_u64(c[i].r.cat_ns[j], NSEC_PER_USEC));
-		seq_putc(m, '\n');
 	}
-	vfree(c);
-	show_spinning(m);
-	return 0;
+	return s->n + s->nsw;
 }
-DEFINE_SHOW_ATTRIBUTE(chains);
 
-static void show_stats_header(struct seq_file *m, const char *key)
+static void chains_head(void *priv, struct sl_rhead *h)
 {
+	proxy_head(h);
+	sl_rnote(h, "waiter -> lock -> owner -> lock -> ... (pid comm class/prio state cpu), waited_us, split so far");
+}
+
+static void chains_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct chains_snap *s = priv;
+	struct sl_rlink *l = s->links;
 	int j;
 
-	seq_printf(m, "%-18s %-16s %8s %8s %10s %10s %12s %6s", key, "comm", "waits",
-		   "acquired", "total_us", "max_us", "inversion_us", "invs");
-	for (j = 0; j < SL_BO_NR_CATS; j++)
-		seq_printf(m, " %10s", cat_names[j]);
-	seq_puts(m, " hist_log2_us\n");
+	if (i < s->n) {
+		const struct chain_copy *c = &s->c[i];
+
+		for (j = 0; j < c->n; j++) {
+			const struct sl_bo_link *k = &c->link[j];
+
+			fill_rlink(&l[j], k->pid, k->comm, k->prio.policy_class,
+				   k->prio.rt_prio, k->prio.weight, k->prio.cgroup_weight,
+				   k->state, k->cpu, k->lock);
+		}
+		sl_rv_s64(&v[0], c->r.pid);
+		sl_rv_str(&v[1], l[0].comm);
+		sl_rv_links(&v[2], l, c->n);
+		sl_rv_u64(&v[3], c->cycle);
+		sl_rv_u64(&v[4], c->n);
+		sl_rv_u64(&v[5], div_u64(c->r.duration_ns, NSEC_PER_USEC));
+		cat_values(&v[6], c->r.cat_ns);
+		return;
+	}
+	{
+		const struct spin_wait *sw = &s->sw[i - s->n];
+		u64 waited = s->now > sw->begin_ns ? s->now - sw->begin_ns : 0;
+
+		memset(l, 0, 2 * sizeof(*l));
+		l[0].pid = sw->pid;
+		memcpy(l[0].comm, sw->comm, TASK_COMM_LEN);
+		l[0].rt_prio = l[0].weight = l[0].cgroup_weight = -1;
+		l[0].state = "spinning";
+		l[0].cpu = s->sw_cpu[i - s->n];
+		l[0].lock = (u64)sw->lock;
+		l[1].pid = sw->owner_pid;
+		l[1].rt_prio = l[1].weight = l[1].cgroup_weight = -1;
+		l[1].cpu = -1;
+		memset(s->cats, 0, sizeof(s->cats));
+		s->cats[sw->owned ? SL_BO_CAT_RUN_REMOTE : SL_BO_CAT_UNOWNED] = waited;
+		sl_rv_s64(&v[0], sw->pid);
+		sl_rv_str(&v[1], l[0].comm);
+		sl_rv_links(&v[2], l, sw->owned ? 2 : 1);
+		sl_rv_u64(&v[3], 0);
+		sl_rv_u64(&v[4], sw->owned ? 2 : 1);
+		sl_rv_u64(&v[5], div_u64(waited, NSEC_PER_USEC));
+		cat_values(&v[6], s->cats);
+	}
 }
 
-static void show_stats(struct seq_file *m, const struct sl_bo_stats *st)
+static void chains_text(struct seq_file *m, void *priv, const struct sl_rval *v)
+{
+	u32 j;
+
+	for (j = 0; j < v[2].links.n; j++) {
+		if (j)
+			seq_puts(m, " -> ");
+		link_text(m, &v[2].links.l[j]);
+	}
+	if (v[3].u)
+		seq_puts(m, " -> CYCLE");
+	seq_printf(m, " | depth %llu waited_us %llu", v[4].u, v[5].u);
+	cat_text(m, &chains_cols[6], &v[6]);
+}
+
+static const struct sl_report chains_report = {
+	.feature = "blocked_on",
+	.name = "chains",
+	.mode = 0400,
+	.layout = SL_RL_LINES,
+	.cols = chains_cols,
+	.ncols = ARRAY_SIZE(chains_cols),
+	.priv_size = sizeof(struct chains_snap),
+	.open = chains_open,
+	.release = chains_release,
+	.take = chains_take,
+	.head = chains_head,
+	.row = chains_row,
+	.text_row = chains_text,
+};
+
+/* --- locks and tasks: completed waits, a copy taken under the lock ---- */
+
+static const struct sl_rcol locks_cols[] = {
+	{ "lock", NULL, SL_RK_HEX, 18, SL_RCOL_LEFT },
+	{ "sym", NULL, SL_RK_SYM, 16, SL_RCOL_LEFT },
+	{ "waits", NULL, SL_RK_U64, 8 },
+	{ "acquired", NULL, SL_RK_U64, 8 },
+	{ "total_us", "us", SL_RK_U64, 10 },
+	{ "max_us", "us", SL_RK_U64, 10 },
+	{ "inversion_us", "us", SL_RK_U64, 12 },
+	{ "invs", NULL, SL_RK_U64, 6 },
+	{ "run_local", "us", SL_RK_U64, 10 },
+	{ "run_remote", "us", SL_RK_U64, 10 },
+	{ "preempted", "us", SL_RK_U64, 10 },
+	{ "runnable_remote", "us", SL_RK_U64, 10 },
+	{ "sleeping", "us", SL_RK_U64, 10 },
+	{ "blocked", "us", SL_RK_U64, 10 },
+	{ "unowned", "us", SL_RK_U64, 10 },
+	{ "hist_log2_us", NULL, SL_RK_LIST },
+};
+
+static const struct sl_rcol tasks_cols[] = {
+	{ "pid", NULL, SL_RK_S64, 18, SL_RCOL_LEFT },
+	{ "comm", NULL, SL_RK_COMM, 16, SL_RCOL_LEFT },
+	{ "waits", NULL, SL_RK_U64, 8 },
+	{ "acquired", NULL, SL_RK_U64, 8 },
+	{ "total_us", "us", SL_RK_U64, 10 },
+	{ "max_us", "us", SL_RK_U64, 10 },
+	{ "inversion_us", "us", SL_RK_U64, 12 },
+	{ "invs", NULL, SL_RK_U64, 6 },
+	{ "run_local", "us", SL_RK_U64, 10 },
+	{ "run_remote", "us", SL_RK_U64, 10 },
+	{ "preempted", "us", SL_RK_U64, 10 },
+	{ "runnable_remote", "us", SL_RK_U64, 10 },
+	{ "sleeping", "us", SL_RK_U64, 10 },
+	{ "blocked", "us", SL_RK_U64, 10 },
+	{ "unowned", "us", SL_RK_U64, 10 },
+	{ "hist_log2_us", NULL, SL_RK_LIST },
+};
+
+static void stats_values(struct sl_rval *v, const struct sl_bo_stats *st)
 {
 	int j, last = -1;
 
-	seq_printf(m, " %8llu %8llu %10llu %10llu %12llu %6llu", st->count, st->acquired,
-		   div_u64(st->total_ns, NSEC_PER_USEC), div_u64(st->max_ns, NSEC_PER_USEC),
-		   div_u64(st->inv_ns, NSEC_PER_USEC), st->inversions);
-	for (j = 0; j < SL_BO_NR_CATS; j++)
-		seq_printf(m, " %10llu", div_u64(st->cat_ns[j], NSEC_PER_USEC));
+	sl_rv_u64(&v[0], st->count);
+	sl_rv_u64(&v[1], st->acquired);
+	sl_rv_u64(&v[2], div_u64(st->total_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[3], div_u64(st->max_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[4], div_u64(st->inv_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[5], st->inversions);
+	cat_values(&v[6], st->cat_ns);
 	for (j = 0; j < SL_BO_HIST_BUCKETS; j++)
 		if (st->hist[j])
 			last = j;
-	seq_putc(m, ' ');
-	for (j = 0; j <= last; j++)
-		seq_printf(m, "%s%llu", j ? "," : "", st->hist[j]);
-	seq_putc(m, '\n');
+	sl_rv_list(&v[6 + SL_BO_NR_CATS], st->hist, last + 1);
 }
 
-/* completed waits per lock: a copy taken under the lock, printed outside */
-static int locks_show(struct seq_file *m, void *v)
-{
-	struct lock_stat *c = vmalloc(array_size(STATS_LOCKS, sizeof(*c)));
-	u32 i, n = 0;
+struct locks_snap {
+	struct lock_stat *c;	/* STATS_LOCKS */
+	u32 n;
+};
 
-	if (!c)
-		return -ENOMEM;
+static int locks_open(void *priv)
+{
+	struct locks_snap *s = priv;
+
+	s->c = vmalloc(array_size(STATS_LOCKS, sizeof(*s->c)));
+	return s->c ? 0 : -ENOMEM;
+}
+
+static void locks_release(void *priv)
+{
+	vfree(((struct locks_snap *)priv)->c);
+}
+
+static long locks_take(void *priv)
+{
+	struct locks_snap *s = priv;
+
+	s->n = 0;
 	raw_spin_lock_irq(&bo_lock);
 	if (graph_ready) {
-		n = nr_lock_stats;
-		memcpy(c, lock_stats, n * sizeof(*c));
+		s->n = nr_lock_stats;
+		memcpy(s->c, lock_stats, s->n * sizeof(*s->c));
 	}
 	raw_spin_unlock_irq(&bo_lock);
-	seq_puts(m, "# completed waits per lock (times in us; hist: waits by log2 of their length in us, from bucket 0)\n");
-	show_stats_header(m, "lock");
-	for (i = 0; i < n; i++) {
-		char sym[KSYM_SYMBOL_LEN];
-
-		/* one column: "name [module]" loses its module part */
-		snprintf(sym, sizeof(sym), "%ps", (void *)c[i].lock);
-		strreplace(sym, ' ', '\0');
-		seq_printf(m, "0x%-16llx %-16s", c[i].lock, sym);
-		show_stats(m, &c[i].st);
-	}
-	vfree(c);
-	return 0;
+	return s->n;
 }
-DEFINE_SHOW_ATTRIBUTE(locks);
 
-static int tasks_show(struct seq_file *m, void *v)
+static void locks_head(void *priv, struct sl_rhead *h)
 {
-	struct task_stat *c = vmalloc(array_size(STATS_TASKS, sizeof(*c)));
-	u32 i, n = 0;
+	sl_rnote(h, "completed waits per lock (times in us; hist: waits by log2 of their length in us, from bucket 0)");
+}
 
-	if (!c)
-		return -ENOMEM;
+static void locks_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	const struct lock_stat *c = &((struct locks_snap *)priv)->c[i];
+
+	sl_rv_u64(&v[0], c->lock);
+	sl_rv_u64(&v[1], c->lock);
+	stats_values(&v[2], &c->st);
+}
+
+static const struct sl_report locks_report = {
+	.feature = "blocked_on",
+	.name = "locks",
+	.mode = 0400,
+	.layout = SL_RL_TABLE,
+	.cols = locks_cols,
+	.ncols = ARRAY_SIZE(locks_cols),
+	.priv_size = sizeof(struct locks_snap),
+	.open = locks_open,
+	.release = locks_release,
+	.take = locks_take,
+	.head = locks_head,
+	.row = locks_row,
+};
+
+struct tasks_snap {
+	struct task_stat *c;	/* STATS_TASKS */
+	u32 n;
+};
+
+static int tasks_open(void *priv)
+{
+	struct tasks_snap *s = priv;
+
+	s->c = vmalloc(array_size(STATS_TASKS, sizeof(*s->c)));
+	return s->c ? 0 : -ENOMEM;
+}
+
+static void tasks_release(void *priv)
+{
+	vfree(((struct tasks_snap *)priv)->c);
+}
+
+static long tasks_take(void *priv)
+{
+	struct tasks_snap *s = priv;
+
+	s->n = 0;
 	raw_spin_lock_irq(&bo_lock);
 	if (graph_ready) {
-		n = nr_task_stats;
-		memcpy(c, task_stats, n * sizeof(*c));
+		s->n = nr_task_stats;
+		memcpy(s->c, task_stats, s->n * sizeof(*s->c));
 	}
 	raw_spin_unlock_irq(&bo_lock);
-	seq_puts(m, "# completed waits per waiting task (times in us)\n");
-	show_stats_header(m, "pid");
-	for (i = 0; i < n; i++) {
-		strreplace(c[i].comm, ' ', '_');	/* one column */
-		seq_printf(m, "%-18d %-16s", c[i].pid, c[i].comm);
-		show_stats(m, &c[i].st);
-	}
-	vfree(c);
-	return 0;
+	return s->n;
 }
-DEFINE_SHOW_ATTRIBUTE(tasks);
 
-static int inversions_show(struct seq_file *m, void *v)
+static void tasks_head(void *priv, struct sl_rhead *h)
 {
-	struct sl_bo_wait_record *c = vmalloc(array_size(WORST, sizeof(*c)));
-	u32 i, j, n = 0;
+	sl_rnote(h, "completed waits per waiting task (times in us)");
+}
 
-	if (!c)
-		return -ENOMEM;
+static void tasks_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	const struct task_stat *c = &((struct tasks_snap *)priv)->c[i];
+
+	sl_rv_s64(&v[0], c->pid);
+	sl_rv_str(&v[1], c->comm);
+	stats_values(&v[2], &c->st);
+}
+
+static const struct sl_report tasks_report = {
+	.feature = "blocked_on",
+	.name = "tasks",
+	.mode = 0400,
+	.layout = SL_RL_TABLE,
+	.cols = tasks_cols,
+	.ncols = ARRAY_SIZE(tasks_cols),
+	.priv_size = sizeof(struct tasks_snap),
+	.open = tasks_open,
+	.release = tasks_release,
+	.take = tasks_take,
+	.head = tasks_head,
+	.row = tasks_row,
+};
+
+/* --- inversions: the worst waits, each with its chain at its worst --- */
+
+struct inversions_snap {
+	struct sl_bo_wait_record *c;	/* WORST */
+	u32 n;
+	s64 rules;
+	struct sl_rlink links[SL_BO_SNAP_DEPTH];	/* the row being printed */
+};
+
+static const struct sl_rcol inversions_cols[] = {
+	{ "rank", NULL, SL_RK_U64 },
+	{ "pid", NULL, SL_RK_S64 },
+	{ "comm", NULL, SL_RK_COMM },
+	{ "class", NULL, SL_RK_STR },
+	{ "rt_prio", NULL, SL_RK_S64 },
+	{ "weight", NULL, SL_RK_U64 },
+	{ "cgroup_weight", NULL, SL_RK_U64 },
+	{ "lock", NULL, SL_RK_HEX },
+	{ "lock_sym", NULL, SL_RK_SYM },
+	{ "waited_us", "us", SL_RK_U64 },
+	{ "inversion_us", "us", SL_RK_U64 },
+	{ "rules", NULL, SL_RK_HEX },
+	{ "run_local", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "run_remote", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "preempted", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "runnable_remote", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "sleeping", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "blocked", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "unowned", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "stall_us", "us", SL_RK_U64 },
+	{ "stall_depth", NULL, SL_RK_U64 },
+	{ "stall_chain", NULL, SL_RK_LINKS },
+};
+
+static int inversions_open(void *priv)
+{
+	struct inversions_snap *s = priv;
+
+	s->c = vmalloc(array_size(WORST, sizeof(*s->c)));
+	return s->c ? 0 : -ENOMEM;
+}
+
+static void inversions_release(void *priv)
+{
+	vfree(((struct inversions_snap *)priv)->c);
+}
+
+static long inversions_take(void *priv)
+{
+	struct inversions_snap *s = priv;
+
+	s->n = 0;
 	raw_spin_lock_irq(&bo_lock);
 	if (graph_ready) {
-		n = nr_worst;
-		memcpy(c, worst, n * sizeof(*c));
+		s->n = nr_worst;
+		memcpy(s->c, worst, s->n * sizeof(*s->c));
 	}
 	raw_spin_unlock_irq(&bo_lock);
-	show_proxy(m);
-	seq_printf(m, "# worst inversions (rules 0x%llx: 1 rt, 2 weight, 4 idle, 8 cgroup), each with its chain at the start of its longest stall\n",
-		   rules);
-	for (i = 0; i < n; i++) {
-		const struct sl_bo_snap *s = &c[i].snap;
-
-		seq_printf(m, "%u: pid %d %s ", i, c[i].pid, c[i].comm);
-		show_prio(m, &c[i].prio);
-		seq_printf(m, " lock 0x%llx (%ps) waited_us %llu inversion_us %llu rules 0x%x",
-			   c[i].lock, (void *)c[i].lock,
-			   div_u64(c[i].duration_ns, NSEC_PER_USEC),
-			   div_u64(c[i].inv_ns, NSEC_PER_USEC), c[i].inv_rules);
-		for (j = 0; j < SL_BO_NR_CATS; j++)
-			if (c[i].cat_ns[j])
-				seq_printf(m, " %s %llu", cat_names[j],
-					   div_u64(c[i].cat_ns[j], NSEC_PER_USEC));
-		seq_printf(m, "\n   stall of %llu us, chain depth %u:",
-			   div_u64(s->len_ns, NSEC_PER_USEC), s->depth);
-		for (j = 0; j < s->nr; j++)
-			seq_printf(m, "%s %d %s %s/%d %s %d", j ? " ->" : "", s->link[j].pid,
-				   s->link[j].comm, class_name(s->link[j].policy_class),
-				   s->link[j].policy_class == SL_BO_CLASS_RT ?
-				   s->link[j].rt_prio : (int)s->link[j].weight,
-				   state_name(s->link[j].state), s->link[j].cpu);
-		seq_putc(m, '\n');
-	}
-	vfree(c);
-	return 0;
+	s->rules = READ_ONCE(rules);
+	return s->n;
 }
-DEFINE_SHOW_ATTRIBUTE(inversions);
 
-static int stats_show(struct seq_file *m, void *v)
+static void inversions_head(void *priv, struct sl_rhead *h)
 {
+	struct inversions_snap *s = priv;
+
+	proxy_head(h);
+	sl_rnote(h, "worst inversions (rules 0x%llx: 1 rt, 2 weight, 4 idle, 8 cgroup), each with its chain at the start of its longest stall",
+		 s->rules);
+	sl_rfact_s64(h, "rules", s->rules);
+}
+
+static void inversions_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct inversions_snap *s = priv;
+	const struct sl_bo_wait_record *c = &s->c[i];
+	const struct sl_bo_snap *sn = &c->snap;
+	u32 j, nr = min_t(u32, sn->nr, SL_BO_SNAP_DEPTH);
+
+	for (j = 0; j < nr; j++) {
+		const struct sl_bo_snap_link *k = &sn->link[j];
+
+		fill_rlink(&s->links[j], k->pid, k->comm, k->policy_class, k->rt_prio,
+			   k->weight, -1, k->state, k->cpu, k->lock);
+	}
+	sl_rv_u64(&v[0], i);
+	sl_rv_s64(&v[1], c->pid);
+	sl_rv_str(&v[2], c->comm);
+	sl_rv_str(&v[3], class_name(c->prio.policy_class));
+	if (c->prio.policy_class == SL_BO_CLASS_RT)
+		sl_rv_s64(&v[4], c->prio.rt_prio);
+	else
+		sl_rv_none(&v[4]);
+	sl_rv_u64(&v[5], c->prio.weight);
+	sl_rv_u64(&v[6], c->prio.cgroup_weight);
+	sl_rv_u64(&v[7], c->lock);
+	sl_rv_u64(&v[8], c->lock);
+	sl_rv_u64(&v[9], div_u64(c->duration_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[10], div_u64(c->inv_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[11], c->inv_rules);
+	cat_values(&v[12], c->cat_ns);
+	sl_rv_u64(&v[12 + SL_BO_NR_CATS], div_u64(sn->len_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[13 + SL_BO_NR_CATS], sn->depth);
+	sl_rv_links(&v[14 + SL_BO_NR_CATS], s->links, nr);
+}
+
+/* two lines: the wait, then its chain at the start of its longest stall */
+static void inversions_text(struct seq_file *m, void *priv, const struct sl_rval *v)
+{
+	const struct sl_rval *chain = &v[14 + SL_BO_NR_CATS];
+	u32 j;
+
+	seq_printf(m, "%llu: pid %lld ", v[0].u, v[1].s);
+	sl_rtext_comm(m, v[2].str);
+	if (!v[4].none)
+		seq_printf(m, " rt/%lld", v[4].s);
+	else
+		seq_printf(m, " %s/w%llu/cg%llu", v[3].str, v[5].u, v[6].u);
+	seq_printf(m, " lock 0x%llx (%ps) waited_us %llu inversion_us %llu rules 0x%llx",
+		   v[7].u, (void *)v[7].u, v[9].u, v[10].u, v[11].u);
+	cat_text(m, &inversions_cols[12], &v[12]);
+	seq_printf(m, "\n   stall of %llu us, chain depth %llu:", v[12 + SL_BO_NR_CATS].u,
+		   v[13 + SL_BO_NR_CATS].u);
+	for (j = 0; j < chain->links.n; j++) {
+		const struct sl_rlink *l = &chain->links.l[j];
+
+		seq_printf(m, "%s %d ", j ? " ->" : "", l->pid);
+		sl_rtext_comm(m, l->comm);
+		seq_printf(m, " %s/%ld %s %d", l->class,
+			   l->rt_prio >= 0 ? (long)l->rt_prio : l->weight, l->state, l->cpu);
+	}
+}
+
+static const struct sl_report inversions_report = {
+	.feature = "blocked_on",
+	.name = "inversions",
+	.mode = 0400,
+	.layout = SL_RL_LINES,
+	.cols = inversions_cols,
+	.ncols = ARRAY_SIZE(inversions_cols),
+	.priv_size = sizeof(struct inversions_snap),
+	.open = inversions_open,
+	.release = inversions_release,
+	.take = inversions_take,
+	.head = inversions_head,
+	.row = inversions_row,
+	.text_row = inversions_text,
+};
+
+/* --- stats: one record ---------------------------------------------- */
+
+static const struct sl_rcol stats_cols[] = {
+	{ "enabled", NULL, SL_RK_U64 },
+	{ "tracked_tasks", NULL, SL_RK_U64 },
+	{ "tracked_locks", NULL, SL_RK_U64 },
+	{ "waits_in_progress", NULL, SL_RK_U64 },
+	{ "waits_spinning", NULL, SL_RK_U64 },
+	{ "waits_begun", NULL, SL_RK_U64 },
+	{ "waits_ended", NULL, SL_RK_U64 },
+	{ "waits_recorded", NULL, SL_RK_U64 },
+	{ "waits_shorter_than_min", NULL, SL_RK_U64 },
+	{ "no_room", NULL, SL_RK_U64 },
+	{ "owners_not_tracked", NULL, SL_RK_U64 },
+	{ "stats_full", NULL, SL_RK_U64 },
+	{ "cycles", NULL, SL_RK_U64 },
+	{ "waits_replaced", NULL, SL_RK_U64 },
+	{ "blocked_on_field", NULL, SL_RK_STR },
+	{ "blocked_on_checked", NULL, SL_RK_U64 },
+	{ "blocked_on_agree", NULL, SL_RK_U64 },
+	{ "blocked_on_cleared", NULL, SL_RK_U64 },
+	{ "blocked_on_disagree", NULL, SL_RK_U64 },
+	{ "blocked_on_missed", NULL, SL_RK_U64 },
+	{ "waits_recomputed", NULL, SL_RK_U64 },
+	{ "end_lockless", NULL, SL_RK_U64 },
+	{ "end_locked", NULL, SL_RK_U64 },
+	{ "end_locked_idle", NULL, SL_RK_U64 },
+	{ "sched_lockless", NULL, SL_RK_U64 },
+	{ "sched_locked", NULL, SL_RK_U64 },
+	{ "spin_switched", NULL, SL_RK_U64 },
+};
+
+#define BO_STATS_FIELD	14	/* the one string column, blocked_on_field */
+
+struct stats_snap {
+	u64 v[ARRAY_SIZE(stats_cols)];
+};
+
+static long stats_take(void *priv)
+{
+	struct stats_snap *s = priv;
 	typeof(cnt) c;
 	struct bo_pcpu pc, base;
 	u32 tasks = 0, locks = 0, waits = 0, spinning;
 	u64 cycles = 0, dropped = 0, updates = 0, replaced = 0;
 	bool ready;
+	u64 *v = s->v;
 
 	raw_spin_lock_irq(&bo_lock);
 	ready = graph_ready;
@@ -1084,31 +1481,63 @@ static int stats_show(struct seq_file *m, void *v)
 	}
 	raw_spin_unlock_irq(&bo_lock);
 	pcnt_sum(&pc);
-	pc.end_lockless -= base.end_lockless;
-	pc.end_locked -= base.end_locked;
-	pc.end_locked_idle -= base.end_locked_idle;
-	pc.sched_lockless -= base.sched_lockless;
-	pc.sched_locked -= base.sched_locked;
-	pc.bo_missed -= base.bo_missed;
-	pc.spin_switched -= base.spin_switched;
-	show_proxy(m);
 	spinning = ready ? nr_spinning() : 0;
-	seq_printf(m, "enabled %d\ntracked_tasks %u\ntracked_locks %u\nwaits_in_progress %u\nwaits_spinning %u\n",
-		   ready, tasks, locks, waits + spinning, spinning);
-	seq_printf(m, "waits_begun %llu\nwaits_ended %llu\nwaits_recorded %llu\nwaits_shorter_than_min %llu\n",
-		   c.begun, c.ended, c.recorded, c.short_waits);
-	seq_printf(m, "no_room %llu\nowners_not_tracked %llu\nstats_full %llu\ncycles %llu\nwaits_replaced %llu\n",
-		   c.no_room, dropped, c.stats_full, cycles, replaced);
-	seq_printf(m, "blocked_on_field %s\nblocked_on_checked %llu\nblocked_on_agree %llu\nblocked_on_cleared %llu\nblocked_on_disagree %llu\nblocked_on_missed %llu\n",
-		   SL_HAS_task_struct__blocked_on ? "yes" : "no", c.bo_checked, c.bo_agree,
-		   c.bo_cleared, c.bo_disagree, pc.bo_missed);
-	seq_printf(m, "waits_recomputed %llu\nend_lockless %llu\nend_locked %llu\nend_locked_idle %llu\nsched_lockless %llu\nsched_locked %llu\n",
-		   updates, pc.end_lockless, pc.end_locked, pc.end_locked_idle,
-		   pc.sched_lockless, pc.sched_locked);
-	seq_printf(m, "spin_switched %llu\n", pc.spin_switched);
-	return 0;
+	v[0] = ready;
+	v[1] = tasks;
+	v[2] = locks;
+	v[3] = waits + spinning;
+	v[4] = spinning;
+	v[5] = c.begun;
+	v[6] = c.ended;
+	v[7] = c.recorded;
+	v[8] = c.short_waits;
+	v[9] = c.no_room;
+	v[10] = dropped;
+	v[11] = c.stats_full;
+	v[12] = cycles;
+	v[13] = replaced;
+	v[15] = c.bo_checked;
+	v[16] = c.bo_agree;
+	v[17] = c.bo_cleared;
+	v[18] = c.bo_disagree;
+	v[19] = pc.bo_missed - base.bo_missed;
+	v[20] = updates;
+	v[21] = pc.end_lockless - base.end_lockless;
+	v[22] = pc.end_locked - base.end_locked;
+	v[23] = pc.end_locked_idle - base.end_locked_idle;
+	v[24] = pc.sched_lockless - base.sched_lockless;
+	v[25] = pc.sched_locked - base.sched_locked;
+	v[26] = pc.spin_switched - base.spin_switched;
+	return 1;
 }
-DEFINE_SHOW_ATTRIBUTE(stats);
+
+static void stats_head(void *priv, struct sl_rhead *h)
+{
+	proxy_head(h);
+}
+
+static void stats_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct stats_snap *s = priv;
+	int k;
+
+	for (k = 0; k < ARRAY_SIZE(s->v); k++)
+		sl_rv_u64(&v[k], s->v[k]);
+	sl_rv_str(&v[BO_STATS_FIELD], SL_HAS_task_struct__blocked_on ? "yes" : "no");
+}
+
+static const struct sl_report stats_report = {
+	.feature = "blocked_on",
+	.name = "stats",
+	.mode = 0444,
+	.layout = SL_RL_RECORD,
+	.cols = stats_cols,
+	.ncols = ARRAY_SIZE(stats_cols),
+	.priv_size = sizeof(struct stats_snap),
+	.take = stats_take,
+	.head = stats_head,
+	.row = stats_row,
+};
 
 /* the "reset" file: clears the statistics; the graph stays */
 static int reset_stats(void)
@@ -1125,11 +1554,11 @@ static int reset_stats(void)
 
 static int blocked_on_debugfs(struct sl_feature *f, struct dentry *dir)
 {
-	debugfs_create_file("chains", 0400, dir, NULL, &chains_fops);
-	debugfs_create_file("locks", 0400, dir, NULL, &locks_fops);
-	debugfs_create_file("tasks", 0400, dir, NULL, &tasks_fops);
-	debugfs_create_file("inversions", 0400, dir, NULL, &inversions_fops);
-	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	sl_report_create(dir, &chains_report);
+	sl_report_create(dir, &locks_report);
+	sl_report_create(dir, &tasks_report);
+	sl_report_create(dir, &inversions_report);
+	sl_report_create(dir, &stats_report);
 	sl_debugfs_reset_file(dir, reset_stats);
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include <linux/uaccess.h>
 
 #include "schedlab.h"
+#include "report.h"
 #include "cpu_signals.h"
 #include "dlparams.h"
 #include "signals.h"
@@ -349,6 +350,61 @@ static int status_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(status);
 
+/*
+ * status.json: the same facts for programs (the schedlab tool): a row per
+ * feature, the kernel and each capability in "meta".
+ */
+static long status_take(void *priv)
+{
+	return ARRAY_SIZE(sl_features);
+}
+
+static void status_head(void *priv, struct sl_rhead *h)
+{
+	struct new_utsname *u = utsname();
+	int c;
+
+	sl_rfact_str(h, "version", SL_VERSION);
+	sl_rfact_str(h, "kernel", u->release);
+	sl_rfact_str(h, "layout", SL_LAYOUT_KERNEL);
+	sl_rfact_str(h, "proxy_exec", !sl_cap_has(SL_CAP_PROXY_EXEC) ? "not_built" :
+		     sl_proxy_exec_enabled() ? "on" : "off");
+	for (c = 0; c < SL_NR_CAPS; c++)
+		sl_rfact_bool(h, sl_cap_name(c), sl_cap_has(c));
+}
+
+static const struct sl_rcol status_cols[] = {
+	{ "feature", NULL, SL_RK_STR },
+	{ "available", NULL, SL_RK_U64 },
+	{ "enabled", NULL, SL_RK_U64 },
+	{ "why", NULL, SL_RK_STR },
+	{ "summary", NULL, SL_RK_STR },
+};
+
+static void status_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct sl_feature *f = sl_features[i];
+
+	sl_rv_str(&v[0], f->name);
+	sl_rv_u64(&v[1], f->available);
+	sl_rv_u64(&v[2], sl_feature_enabled(f));
+	sl_rv_str(&v[3], f->available ? NULL : f->why);
+	sl_rv_str(&v[4], f->summary);
+}
+
+static const struct sl_report status_report = {
+	.feature = "schedlab",
+	.name = "status",
+	.mode = 0444,
+	.json_only = true,
+	.layout = SL_RL_TABLE,
+	.cols = status_cols,
+	.ncols = ARRAY_SIZE(status_cols),
+	.take = status_take,
+	.head = status_head,
+	.row = status_row,
+};
+
 /* --- load/unload ----------------------------------------------------------- */
 
 static void sl_feature_check(struct sl_feature *f)
@@ -459,6 +515,7 @@ static int __init schedlab_init(void)
 
 	sl_debugfs_root = debugfs_create_dir("schedlab", NULL);
 	debugfs_create_file("status", 0444, sl_debugfs_root, NULL, &status_fops);
+	sl_report_create(sl_debugfs_root, &status_report);
 
 	sl_root_kobj = kobject_create_and_add("schedlab", kernel_kobj);
 	if (!sl_root_kobj) {

@@ -80,6 +80,7 @@
 #include <uapi/linux/schedlab_dlparams.h>
 
 #include "dlparams.h"
+#include "report.h"
 
 struct dl_snapshot {
 	u64 runtime_at_acct;	/* dl.runtime */
@@ -718,24 +719,71 @@ static void dlparams_disable(struct sl_feature *f)
 	spin_unlock(&dl_pages_lock);
 }
 
-static int stats_show(struct seq_file *m, void *v)
+/* the statistics: one record (report.h) */
+struct stats_snap {
+	u64 v[8];
+};
+
+static const struct sl_rcol stats_cols[] = {
+	{ "reads", NULL, SL_RK_U64 },
+	{ "ioctls", NULL, SL_RK_U64 },
+	{ "publishes", NULL, SL_RK_U64 },
+	{ "marks", NULL, SL_RK_U64 },
+	{ "retries", NULL, SL_RK_U64 },
+	{ "stale", NULL, SL_RK_U64 },
+	{ "pages", NULL, SL_RK_U64 },
+	{ "mappings", NULL, SL_RK_U64 },
+	{ "ptrace_may_access", NULL, SL_RK_STR },
+	{ "rq_lock_checked", NULL, SL_RK_STR },
+};
+
+static long stats_take(void *priv)
 {
-	seq_printf(m, "reads %llu\nioctls %llu\npublishes %llu\nmarks %llu\nretries %llu\nstale %llu\npages %d\nmappings %d\nptrace_may_access %s\nrq_lock_checked %s\n",
-		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, reads)),
-		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, ioctls)),
-		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, publishes)),
-		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, marks)),
-		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, retries)),
-		   sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, stale)),
-		   atomic_read(&nr_pages), atomic_read(&nr_mappings), may_access ? "kallsyms" : "CAP_SYS_PTRACE only",
-		   SL_HAS_rq____lock ? "yes" : "no (rq.__lock not in the layout)");
-	return 0;
+	struct stats_snap *st = priv;
+
+	st->v[0] = sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, reads));
+	st->v[1] = sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, ioctls));
+	st->v[2] = sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, publishes));
+	st->v[3] = sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, marks));
+	st->v[4] = sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, retries));
+	st->v[5] = sl_percpu_sum(&dl_stats, offsetof(struct dl_stats, stale));
+	st->v[6] = atomic_read(&nr_pages);
+	st->v[7] = atomic_read(&nr_mappings);
+	return 1;
 }
-DEFINE_SHOW_ATTRIBUTE(stats);
+
+static void stats_head(void *priv, struct sl_rhead *h)
+{
+	sl_rnote(h, "ptrace_may_access: kallsyms (reached) or cap_sys_ptrace_only; rq_lock_checked: no when rq.__lock is not in the layout");
+}
+
+static void stats_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct stats_snap *st = priv;
+	int k;
+
+	for (k = 0; k < ARRAY_SIZE(st->v); k++)
+		sl_rv_u64(&v[k], st->v[k]);
+	sl_rv_str(&v[8], may_access ? "kallsyms" : "cap_sys_ptrace_only");
+	sl_rv_str(&v[9], SL_HAS_rq____lock ? "yes" : "no");
+}
+
+static const struct sl_report stats_report = {
+	.feature = "dlparams",
+	.name = "stats",
+	.mode = 0444,
+	.layout = SL_RL_RECORD,
+	.cols = stats_cols,
+	.ncols = ARRAY_SIZE(stats_cols),
+	.priv_size = sizeof(struct stats_snap),
+	.take = stats_take,
+	.head = stats_head,
+	.row = stats_row,
+};
 
 static int dlparams_debugfs(struct sl_feature *f, struct dentry *dir)
 {
-	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	sl_report_create(dir, &stats_report);
 	return 0;
 }
 

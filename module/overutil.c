@@ -65,6 +65,7 @@
 #include <trace/events/sched.h>	/* probe prototypes, checked below */
 
 #include "overutil.h"
+#include "report.h"
 #include "overutil_core.h"
 #include "schedlab_trace.h"
 
@@ -558,50 +559,6 @@ static void free_snapshot(struct snapshot *s)
 	kfree(s);
 }
 
-static void show_kernel_flag(struct seq_file *m, struct snapshot *s)
-{
-	int eas = sl_energy_aware();
-	u64 on = s->kflag.time_on;
-
-	if (s->kflag.last == 1)
-		on += s->now - s->kflag.since;
-	seq_printf(m, "# energy-aware scheduling: %s\n",
-		   eas < 0 ? "unknown" : eas ? "on" : "off");
-	if (!sl_tracepoint("sched_overutilized_tp")) {
-		seq_puts(m, "# kernel flag: no sched_overutilized_tp in this kernel: not compared\n");
-	} else if (!s->kflag.events) {
-		seq_puts(m, "# kernel flag: sched_overutilized_tp never fired: the kernel does not maintain its flag here (no EAS); not compared\n");
-	} else {
-		seq_printf(m, "# kernel flag: %llu events, now %d, sets %llu clears %llu time_ms %llu; mainline (real capacities) agrees at %llu, disagrees at %llu\n",
-			   s->kflag.events, s->kflag.last, s->kflag.sets, s->kflag.clears,
-			   div_u64(on, NSEC_PER_MSEC), s->kflag.agree, s->kflag.disagree);
-	}
-}
-
-static void show_rows(struct seq_file *m, const char *scope,
-		      const struct sl_ou_verdict *v, u64 now)
-{
-	static const char * const metrics[] = { "on", "sets", "clears", "time_ms", "max_ms" };
-	struct sl_ou_stats st[SL_OU_NR_RULES];
-	int i, r;
-
-	for (r = 0; r < SL_OU_NR_RULES; r++)
-		sl_ou_stats_at(&v[r], now, &st[r]);
-	for (i = 0; i < ARRAY_SIZE(metrics); i++) {
-		seq_printf(m, "%-7s %-8s", scope, metrics[i]);
-		for (r = 0; r < SL_OU_NR_RULES; r++) {
-			u64 x = i == 0 ? v[r].on :
-				i == 1 ? st[r].sets :
-				i == 2 ? st[r].clears :
-				i == 3 ? div_u64(st[r].time_ns, NSEC_PER_MSEC) :
-				div_u64(st[r].max_ns, NSEC_PER_MSEC);
-
-			seq_printf(m, " %9llu", x);
-		}
-		seq_putc(m, '\n');
-	}
-}
-
 /*
  * The CPUs with rows in the reports: the present ones and any other that
  * is online in @s (an offline CPU's rows: its episodes up to its offline).
@@ -611,135 +568,416 @@ static bool shown_cpu(struct snapshot *s, int cpu)
 	return cpu_present(cpu) || s->cpus[cpu].online;
 }
 
-/* "# online cpus: 0 1" and "# offline cpus: none", as in the snapshot */
-static void show_online(struct seq_file *m, struct snapshot *s)
+/*
+ * The reports (report.h): report and hist print, for the system (scope -1)
+ * and each shown CPU, rows against the rules as columns; each pass takes
+ * one snapshot and lists its rows.
+ */
+struct ou_snap {
+	struct snapshot *s;	/* NULL: disabled */
+	int *scope;		/* per row: -1 system, else the CPU */
+	u8 *sub;		/* per row: the metric, or the histogram bucket */
+	unsigned long n;
+	char scope_buf[16];	/* the scope of the row being printed */
+};
+
+#define OU_METRICS	5
+static const char * const metric_names[OU_METRICS] = {
+	"on", "sets", "clears", "time_us", "max_us",
+};
+
+/* the rules' columns; the metric names carry their units: time_us, max_us */
+static const struct sl_rcol report_cols[] = {
+	{ "scope", NULL, SL_RK_STR, 7, SL_RCOL_LEFT },
+	{ "metric", NULL, SL_RK_STR, 8, SL_RCOL_LEFT },
+	{ "mainline", NULL, SL_RK_U64, 9 },
+	{ "linger", NULL, SL_RK_U64, 9 },
+	{ "idle", NULL, SL_RK_U64, 9 },
+	{ "dynamic", NULL, SL_RK_U64, 9 },
+	{ "lone", NULL, SL_RK_U64, 9 },
+	{ "all", NULL, SL_RK_U64, 9 },
+};
+
+static const struct sl_rcol hist_cols[] = {
+	{ "scope", NULL, SL_RK_STR, 7, SL_RCOL_LEFT },
+	{ "from_us", "us", SL_RK_U64, 10 },
+	{ "mainline", NULL, SL_RK_U64, 9 },
+	{ "linger", NULL, SL_RK_U64, 9 },
+	{ "idle", NULL, SL_RK_U64, 9 },
+	{ "dynamic", NULL, SL_RK_U64, 9 },
+	{ "lone", NULL, SL_RK_U64, 9 },
+	{ "all", NULL, SL_RK_U64, 9 },
+};
+
+static void ou_free(void *priv)
 {
-	int pass, cpu, n;
+	struct ou_snap *o = priv;
+
+	free_snapshot(o->s);
+	kvfree(o->scope);
+	kvfree(o->sub);
+	o->s = NULL;
+	o->scope = NULL;
+	o->sub = NULL;
+	o->n = 0;
+}
+
+static bool hist_any(const struct sl_ou_verdict *v, int b)
+{
+	int r;
+
+	for (r = 0; r < SL_OU_NR_RULES; r++)
+		if (v[r].st.hist[b])
+			return true;
+	return false;
+}
+
+static const struct sl_ou_verdict *scope_verdicts(struct snapshot *s, int scope)
+{
+	return scope < 0 ? s->sys.sys : s->cpus[scope].v;
+}
+
+/* @hist: a row per non-empty bucket, else one per metric */
+static long ou_take(void *priv, bool hist)
+{
+	struct ou_snap *o = priv;
+	unsigned long max = (nr_cpu_ids + 1) * (hist ? SL_OU_HIST_BUCKETS : OU_METRICS);
+	int cpu, k;
+
+	ou_free(o);
+	o->s = take_snapshot();
+	if (!o->s)
+		return 0;
+	o->scope = kvmalloc_array(max, sizeof(*o->scope), GFP_KERNEL);
+	o->sub = kvmalloc_array(max, sizeof(*o->sub), GFP_KERNEL);
+	if (!o->scope || !o->sub) {
+		ou_free(o);
+		return -ENOMEM;
+	}
+	for (cpu = -1; cpu < (int)nr_cpu_ids; cpu++) {
+		if (cpu >= 0 && (!cpu_possible(cpu) || !shown_cpu(o->s, cpu)))
+			continue;
+		for (k = 0; k < (hist ? SL_OU_HIST_BUCKETS : OU_METRICS); k++) {
+			if (hist && !hist_any(scope_verdicts(o->s, cpu), k))
+				continue;
+			o->scope[o->n] = cpu;
+			o->sub[o->n++] = k;
+		}
+	}
+	return o->n;
+}
+
+static long report_take(void *priv)
+{
+	return ou_take(priv, false);
+}
+
+static long hist_take(void *priv)
+{
+	return ou_take(priv, true);
+}
+
+static void scope_value(struct sl_rval *v, int scope, char *buf, size_t size)
+{
+	if (scope < 0)
+		snprintf(buf, size, "system");
+	else
+		snprintf(buf, size, "cpu%d", scope);
+	sl_rv_str(v, buf);
+}
+
+/* "online cpus: 0 1" and "offline cpus: none", as in the snapshot */
+static void head_online(struct sl_rhead *h, struct snapshot *s)
+{
+	char buf[128];
+	int pass, cpu, len;
 
 	for (pass = 1; pass >= 0; pass--) {
-		seq_printf(m, "# %s cpus:", pass ? "online" : "offline");
-		n = 0;
+		len = 0;
+		buf[0] = '\0';
+		sl_rfact_list_begin(h, pass ? "online_cpus" : "offline_cpus");
 		for_each_possible_cpu(cpu) {
 			if (!shown_cpu(s, cpu) || s->cpus[cpu].online != pass)
 				continue;
-			seq_printf(m, " %d", cpu);
-			n++;
+			sl_rfact_list_item(h, cpu);
+			if (len < sizeof(buf) - 16)
+				len += scnprintf(buf + len, sizeof(buf) - len, " %d", cpu);
 		}
-		seq_puts(m, n ? "\n" : " none\n");
+		sl_rfact_list_end(h);
+		sl_rnote(h, "%s cpus:%s", pass ? "online" : "offline", len ? buf : " none");
 	}
 }
 
-/*
- * The rules as columns after a first column @col (width @width), then
- * @rows for the system and for each CPU.
- */
-static void show_scopes(struct seq_file *m, struct snapshot *s, const char *col,
-			int width,
-			void (*rows)(struct seq_file *m, const char *scope,
-				     const struct sl_ou_verdict *v, u64 now))
+static void head_kernel_flag(struct sl_rhead *h, struct snapshot *s)
 {
-	char scope[16];
-	int cpu, r;
+	int eas = sl_energy_aware();
+	u64 on = s->kflag.time_on;
+	bool tp = sl_tracepoint("sched_overutilized_tp");
 
-	seq_printf(m, "%-7s %*s", "scope", width, col);
-	for (r = 0; r < SL_OU_NR_RULES; r++)
-		seq_printf(m, " %9s", rule_names[r]);
-	seq_putc(m, '\n');
-	rows(m, "system", s->sys.sys, s->now);
-	for_each_possible_cpu(cpu) {
-		if (!shown_cpu(s, cpu))
-			continue;
-		snprintf(scope, sizeof(scope), "cpu%d", cpu);
-		rows(m, scope, s->cpus[cpu].v, s->now);
+	if (s->kflag.last == 1)
+		on += s->now - s->kflag.since;
+	sl_rnote(h, "energy-aware scheduling: %s", eas < 0 ? "unknown" : eas ? "on" : "off");
+	sl_rfact_str(h, "energy_aware", eas < 0 ? "unknown" : eas ? "on" : "off");
+	sl_rfact_bool(h, "kernel_flag_compared", tp && s->kflag.events);
+	if (!tp) {
+		sl_rnote(h, "kernel flag: no sched_overutilized_tp in this kernel: not compared");
+		return;
 	}
+	if (!s->kflag.events) {
+		sl_rnote(h, "kernel flag: sched_overutilized_tp never fired: the kernel does not maintain its flag here (no EAS); not compared");
+		return;
+	}
+	sl_rnote(h, "kernel flag: %llu events, now %d, sets %llu clears %llu time_us %llu; mainline (real capacities) agrees at %llu, disagrees at %llu",
+		 s->kflag.events, s->kflag.last, s->kflag.sets, s->kflag.clears,
+		 div_u64(on, NSEC_PER_USEC), s->kflag.agree, s->kflag.disagree);
+	sl_rfact_u64(h, "kernel_flag_events", s->kflag.events);
+	sl_rfact_s64(h, "kernel_flag_now", s->kflag.last);
+	sl_rfact_u64(h, "kernel_flag_sets", s->kflag.sets);
+	sl_rfact_u64(h, "kernel_flag_clears", s->kflag.clears);
+	sl_rfact_u64(h, "kernel_flag_time_us", div_u64(on, NSEC_PER_USEC));
+	sl_rfact_u64(h, "kernel_flag_agree", s->kflag.agree);
+	sl_rfact_u64(h, "kernel_flag_disagree", s->kflag.disagree);
 }
 
-static int report_show(struct seq_file *m, void *v)
+static void report_head(void *priv, struct sl_rhead *h)
 {
-	struct snapshot *s = take_snapshot();
+	struct snapshot *s = ((struct ou_snap *)priv)->s;
+	char ev[160];
+	int r, len = 0;
+	u64 skipped;
+
+	sl_rfact_bool(h, "enabled", s);
+	if (!s) {
+		sl_rnote(h, "overutil is disabled");
+		return;
+	}
+	sl_rnote(h, "overutil: %llu us since enabled or reset; linger_clear_ticks %lld linger_set_ticks %lld idle_window_ms %lld tick_us %lu",
+		 div_u64(s->now - s->enabled_at, NSEC_PER_USEC), linger_clear_ticks,
+		 linger_set_ticks, idle_window_ms, TICK_NSEC / NSEC_PER_USEC);
+	sl_rfact_u64(h, "since_us", div_u64(s->now - s->enabled_at, NSEC_PER_USEC));
+	sl_rfact_s64(h, "linger_clear_ticks", linger_clear_ticks);
+	sl_rfact_s64(h, "linger_set_ticks", linger_set_ticks);
+	sl_rfact_s64(h, "idle_window_ms", idle_window_ms);
+	sl_rfact_u64(h, "tick_us", TICK_NSEC / NSEC_PER_USEC);
+	ev[0] = '\0';
+	for (r = 0; r < SL_OU_NR_EVENTS; r++) {
+		char key[32];
+
+		len += scnprintf(ev + len, sizeof(ev) - len, " %s %llu", event_names[r],
+				 s->events[r]);
+		snprintf(key, sizeof(key), "events_%s", event_names[r]);
+		sl_rfact_u64(h, key, s->events[r]);
+	}
+	skipped = sl_percpu_sum(&enqueues_skipped, 0) - s->skipped_base;
+	sl_rfact_u64(h, "enqueues_skipped", skipped);
+	sl_rnote(h, "events:%s (enqueues skipped, state unchanged: %llu)", ev, skipped);
+	head_kernel_flag(h, s);
+	head_online(h, s);
+}
+
+static void report_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct ou_snap *o = priv;
+	const struct sl_ou_verdict *vd = scope_verdicts(o->s, o->scope[i]);
 	int r;
 
-	if (!s) {
-		seq_puts(m, "# overutil is disabled\n");
-		return 0;
-	}
-	seq_printf(m, "# overutil: %llu ms since enabled or reset; linger_clear_ticks %lld linger_set_ticks %lld idle_window_ms %lld tick_us %lu\n",
-		   div_u64(s->now - s->enabled_at, NSEC_PER_MSEC), linger_clear_ticks,
-		   linger_set_ticks, idle_window_ms, TICK_NSEC / NSEC_PER_USEC);
-	seq_puts(m, "# events:");
-	for (r = 0; r < SL_OU_NR_EVENTS; r++)
-		seq_printf(m, " %s %llu", event_names[r], s->events[r]);
-	seq_printf(m, " (enqueues skipped, state unchanged: %llu)\n",
-		   sl_percpu_sum(&enqueues_skipped, 0) - s->skipped_base);
-	show_kernel_flag(m, s);
-	show_online(m, s);
-	show_scopes(m, s, "metric", -8, show_rows);
-	free_snapshot(s);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(report);
+	scope_value(&v[0], o->scope[i], o->scope_buf, sizeof(o->scope_buf));
+	sl_rv_str(&v[1], metric_names[o->sub[i]]);
+	for (r = 0; r < SL_OU_NR_RULES; r++) {
+		struct sl_ou_stats st;
+		u64 x;
 
-static int cpus_show(struct seq_file *m, void *v)
+		sl_ou_stats_at(&vd[r], o->s->now, &st);
+		switch (o->sub[i]) {
+		case 0:
+			x = vd[r].on;
+			break;
+		case 1:
+			x = st.sets;
+			break;
+		case 2:
+			x = st.clears;
+			break;
+		case 3:
+			x = div_u64(st.time_ns, NSEC_PER_USEC);
+			break;
+		default:
+			x = div_u64(st.max_ns, NSEC_PER_USEC);
+		}
+		sl_rv_u64(&v[2 + r], x);
+	}
+}
+
+static void hist_head(void *priv, struct sl_rhead *h)
 {
-	struct snapshot *s = take_snapshot();
+	struct snapshot *s = ((struct ou_snap *)priv)->s;
+
+	sl_rfact_bool(h, "enabled", s);
+	if (!s) {
+		sl_rnote(h, "overutil is disabled");
+		return;
+	}
+	sl_rnote(h, "closed overutilized episodes by length: from_us is the bucket's lower bound (next bucket: twice that)");
+}
+
+static void hist_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct ou_snap *o = priv;
+	const struct sl_ou_verdict *vd = scope_verdicts(o->s, o->scope[i]);
+	int b = o->sub[i], r;
+
+	scope_value(&v[0], o->scope[i], o->scope_buf, sizeof(o->scope_buf));
+	sl_rv_u64(&v[1], b ? 1ULL << b : 0ULL);
+	for (r = 0; r < SL_OU_NR_RULES; r++)
+		sl_rv_u64(&v[2 + r], vd[r].st.hist[b]);
+}
+
+static const struct sl_report report_report = {
+	.feature = "overutil",
+	.name = "report",
+	.mode = 0444,
+	.layout = SL_RL_TABLE,
+	.cols = report_cols,
+	.ncols = ARRAY_SIZE(report_cols),
+	.priv_size = sizeof(struct ou_snap),
+	.release = ou_free,
+	.take = report_take,
+	.head = report_head,
+	.row = report_row,
+};
+
+static const struct sl_report hist_report = {
+	.feature = "overutil",
+	.name = "hist",
+	.mode = 0444,
+	.layout = SL_RL_TABLE,
+	.cols = hist_cols,
+	.ncols = ARRAY_SIZE(hist_cols),
+	.priv_size = sizeof(struct ou_snap),
+	.release = ou_free,
+	.take = hist_take,
+	.head = hist_head,
+	.row = hist_row,
+};
+
+/* per CPU: the real values and the rules' inputs, read when the pass starts */
+struct cpus_row {
 	struct cpu_state st;
+	long dyn_threshold;	/* -1: none */
+	int cpu;
+	bool online;
+};
+
+struct cpus_snap {
+	struct cpus_row *rows;	/* nr_cpu_ids */
+	bool enabled;
+};
+
+static int cpus_open(void *priv)
+{
+	struct cpus_snap *c = priv;
+
+	c->rows = kvcalloc(nr_cpu_ids, sizeof(*c->rows), GFP_KERNEL);
+	return c->rows ? 0 : -ENOMEM;
+}
+
+static void cpus_release(void *priv)
+{
+	kvfree(((struct cpus_snap *)priv)->rows);
+}
+
+static long cpus_take(void *priv)
+{
+	struct cpus_snap *c = priv;
+	struct snapshot *s = take_snapshot();
+	long n = 0;
 	int cpu;
 
-	seq_puts(m, "# per CPU: the kernel's real values, then as the rules see them (emulated capacity applied); dyn_threshold: the dynamic rule's\n");
-	seq_puts(m, "cpu real_util real_cap real_cap_orig   util capacity cap_orig uclamp_min uclamp_max nr_cfs idle dyn_threshold\n");
+	c->enabled = s;
 	for_each_possible_cpu(cpu) {
+		struct cpus_row *row;
 		/* offline for the rules (while enabled), else for the kernel */
-		if (s ? !s->cpus[cpu].online : !cpu_online(cpu)) {
-			if (cpu_present(cpu))
-				seq_printf(m, "%3d offline\n", cpu);
+		bool online = s ? s->cpus[cpu].online : cpu_online(cpu);
+
+		if (!online && !cpu_present(cpu))
 			continue;
-		}
-		read_state(cpu, &st);
-		seq_printf(m, "%3d %9lu %8lu %13lu %6lu %8lu %8lu %10lu %10lu %6u %4d %13ld\n",
-			   cpu, st.real_util, st.real_capacity, st.real_capacity_orig,
-			   st.in.util, st.in.capacity, st.in.capacity_orig,
-			   st.in.uclamp_min, st.in.uclamp_max, st.in.nr_running,
-			   st.in.idle, s && s->cpus[cpu].dyn_capacity ?
-			   (long)s->cpus[cpu].dyn_threshold : -1L);
+		row = &c->rows[n++];
+		row->cpu = cpu;
+		row->online = online;
+		if (online)
+			read_state(cpu, &row->st);
+		row->dyn_threshold = s && s->cpus[cpu].dyn_capacity ?
+				     (long)s->cpus[cpu].dyn_threshold : -1L;
 	}
 	free_snapshot(s);
-	return 0;
+	return n;
 }
-DEFINE_SHOW_ATTRIBUTE(cpus);
 
-static void show_hist(struct seq_file *m, const char *scope,
-		      const struct sl_ou_verdict *v, u64 now)
+static const struct sl_rcol cpus_cols[] = {
+	{ "cpu", NULL, SL_RK_S64, 3 },
+	{ "real_util", "util", SL_RK_U64, 9 },
+	{ "real_cap", "util", SL_RK_U64, 8 },
+	{ "real_cap_orig", "util", SL_RK_U64, 13 },
+	{ "util", "util", SL_RK_U64, 6 },
+	{ "capacity", "util", SL_RK_U64, 8 },
+	{ "cap_orig", "util", SL_RK_U64, 8 },
+	{ "uclamp_min", "util", SL_RK_U64, 10 },
+	{ "uclamp_max", "util", SL_RK_U64, 10 },
+	{ "nr_cfs", NULL, SL_RK_U64, 6 },
+	{ "idle", NULL, SL_RK_S64, 4 },
+	{ "dyn_threshold", "util", SL_RK_S64, 13 },
+	{ "state", NULL, SL_RK_STR, 7, SL_RCOL_LEFT },
+};
+
+static void cpus_head(void *priv, struct sl_rhead *h)
 {
-	int b, r;
-
-	for (b = 0; b < SL_OU_HIST_BUCKETS; b++) {
-		bool any = false;
-
-		for (r = 0; r < SL_OU_NR_RULES; r++)
-			any |= v[r].st.hist[b] != 0;
-		if (!any)
-			continue;
-		seq_printf(m, "%-7s %10llu", scope, b ? 1ULL << b : 0ULL);
-		for (r = 0; r < SL_OU_NR_RULES; r++)
-			seq_printf(m, " %9llu", v[r].st.hist[b]);
-		seq_putc(m, '\n');
-	}
+	sl_rnote(h, "per CPU: the kernel's real values, then as the rules see them (emulated capacity applied); dyn_threshold: the dynamic rule's");
+	sl_rfact_bool(h, "enabled", ((struct cpus_snap *)priv)->enabled);
 }
 
-static int hist_show(struct seq_file *m, void *v)
+static void cpus_row(void *priv, unsigned long i, struct sl_rval *v)
 {
-	struct snapshot *s = take_snapshot();
+	const struct cpus_row *row = &((struct cpus_snap *)priv)->rows[i];
+	const struct cpu_state *st = &row->st;
+	int k;
 
-	if (!s) {
-		seq_puts(m, "# overutil is disabled\n");
-		return 0;
+	sl_rv_s64(&v[0], row->cpu);
+	sl_rv_str(&v[12], row->online ? "online" : "offline");
+	if (!row->online) {
+		for (k = 1; k < 12; k++)
+			sl_rv_none(&v[k]);
+		return;
 	}
-	seq_puts(m, "# closed overutilized episodes by length: from_us is the bucket's lower bound (next bucket: twice that)\n");
-	show_scopes(m, s, "from_us", 10, show_hist);
-	free_snapshot(s);
-	return 0;
+	sl_rv_u64(&v[1], st->real_util);
+	sl_rv_u64(&v[2], st->real_capacity);
+	sl_rv_u64(&v[3], st->real_capacity_orig);
+	sl_rv_u64(&v[4], st->in.util);
+	sl_rv_u64(&v[5], st->in.capacity);
+	sl_rv_u64(&v[6], st->in.capacity_orig);
+	sl_rv_u64(&v[7], st->in.uclamp_min);
+	sl_rv_u64(&v[8], st->in.uclamp_max);
+	sl_rv_u64(&v[9], st->in.nr_running);
+	sl_rv_s64(&v[10], st->in.idle);
+	if (row->dyn_threshold < 0)
+		sl_rv_none(&v[11]);
+	else
+		sl_rv_s64(&v[11], row->dyn_threshold);
 }
-DEFINE_SHOW_ATTRIBUTE(hist);
+
+static const struct sl_report cpus_report = {
+	.feature = "overutil",
+	.name = "cpus",
+	.mode = 0444,
+	.layout = SL_RL_TABLE,
+	.cols = cpus_cols,
+	.ncols = ARRAY_SIZE(cpus_cols),
+	.priv_size = sizeof(struct cpus_snap),
+	.open = cpus_open,
+	.release = cpus_release,
+	.take = cpus_take,
+	.head = cpus_head,
+	.row = cpus_row,
+};
 
 /* "1" (a trailing newline allowed) clears the statistics; states stay. */
 static int reset_stats(void)
@@ -764,9 +1002,9 @@ static int reset_stats(void)
 
 static int overutil_debugfs(struct sl_feature *f, struct dentry *dir)
 {
-	debugfs_create_file("report", 0444, dir, NULL, &report_fops);
-	debugfs_create_file("cpus", 0444, dir, NULL, &cpus_fops);
-	debugfs_create_file("hist", 0444, dir, NULL, &hist_fops);
+	sl_report_create(dir, &report_report);
+	sl_report_create(dir, &cpus_report);
+	sl_report_create(dir, &hist_report);
 	sl_debugfs_reset_file(dir, reset_stats);
 	return 0;
 }

@@ -181,6 +181,11 @@ void sl_rtext_str(struct seq_file *m, const char *s)
 	text_token(m, s, s ? strlen(s) : 0, 0, true);
 }
 
+void sl_rtext_comm(struct seq_file *m, const char *comm)
+{
+	text_token(m, comm, TASK_COMM_LEN, 0, true);
+}
+
 static void text_value_w(struct seq_file *m, const struct sl_rcol *c,
 			 const struct sl_rval *v, int width)
 {
@@ -553,7 +558,8 @@ void sl_report_create(struct dentry *dir, const struct sl_report *r)
 {
 	char name[64];
 
-	debugfs_create_file(r->name, r->mode, dir, (void *)r, &sl_r_text_fops);
+	if (!r->json_only)
+		debugfs_create_file(r->name, r->mode, dir, (void *)r, &sl_r_text_fops);
 	snprintf(name, sizeof(name), "%s.json", r->name);
 	debugfs_create_file(name, r->mode, dir, (void *)r, &sl_r_json_fops);
 }

@@ -143,6 +143,7 @@ struct sl_report {
 	const char *feature;		/* the JSON's "feature" */
 	const char *name;		/* the text file; JSON: name.json */
 	umode_t mode;			/* of both files */
+	bool json_only;			/* the text file is the caller's own */
 	enum sl_rlayout layout;
 	const struct sl_rcol *cols;
 	unsigned int ncols;
@@ -169,5 +170,6 @@ void sl_report_create(struct dentry *dir, const struct sl_report *r);
 void sl_rtext_value(struct seq_file *m, const struct sl_rcol *c,
 		    const struct sl_rval *v);
 void sl_rtext_str(struct seq_file *m, const char *s);
+void sl_rtext_comm(struct seq_file *m, const char *comm);	/* at most TASK_COMM_LEN bytes */
 
 #endif /* SCHEDLAB_REPORT_H */

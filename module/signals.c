@@ -63,6 +63,7 @@
 #include <trace/events/sched.h>	/* probe prototypes, checked below */
 
 #include "signals.h"
+#include "report.h"
 #include "signals_core.h"
 #include "cpu_signals.h"
 #include "schedlab_trace.h"
@@ -797,9 +798,9 @@ static void signals_feature_exit(struct sl_feature *f)
 static const char * const state_names[] = { "sleep", "wait", "run" };
 
 /*
- * The reports. Each pass (a read from offset 0: the first, or after a seek
- * back) takes one walk of the table into a snapshot, then the seq_file
- * iterator prints the snapshot a line at a time: reads of any size, and
+ * The reports (report.h). Each pass (a read from offset 0: the first, or
+ * after a seek back) takes one walk of the table into a snapshot, then the
+ * rows are printed from it one at a time: reads of any size, and
  * seq_file's retries with a bigger buffer, print the same snapshot without
  * walking again.
  */
@@ -837,8 +838,9 @@ static void snap_task(struct sig_task *e, void *arg)
 	t->n++;
 }
 
-static int tasks_take(struct tasks_snap *t)
+static long tasks_take(void *priv)
 {
+	struct tasks_snap *t = priv;
 	unsigned int cap;
 
 	t->n = 0;
@@ -857,99 +859,94 @@ static int tasks_take(struct tasks_snap *t)
 	}
 	atomic64_inc(&report_walks);
 	walk_tasks(snap_task, t);
-	return 0;
+	return t->n;
 }
 
-/* position 0: the header; 1..n: the rows; n + 1: what was missed, if any */
-static void *tasks_at(struct tasks_snap *t, loff_t pos)
+static void tasks_release(void *priv)
 {
-	if (pos == 0)
-		return SEQ_START_TOKEN;
-	if (pos <= t->n)
-		return &t->rows[pos - 1];
-	if (pos == t->n + 1 && t->missed)
-		return t;
-	return NULL;
+	kvfree(((struct tasks_snap *)priv)->rows);
 }
 
-static void *tasks_start(struct seq_file *m, loff_t *pos)
-{
-	if (*pos == 0) {
-		int ret = tasks_take(m->private);
-
-		if (ret)
-			return ERR_PTR(ret);
-	}
-	return tasks_at(m->private, *pos);
-}
-
-static void *tasks_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	return tasks_at(m->private, ++*pos);
-}
-
-static void tasks_stop(struct seq_file *m, void *v)
-{
-}
-
-static int tasks_show(struct seq_file *m, void *v)
-{
-	struct tasks_snap *t = m->private;
-	const struct task_snap_row *row = v;
-	const struct task_row *r = &row->r;
-
-	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# util_avg/util_est: the kernel's; model: schedlab's PELT of util_avg; err: |model - util_avg| at the kernel's PELT updates\n");
-		seq_printf(m, "%-7s %-7s %-16s %3s %-5s %8s %8s %6s %6s %7s %6s %9s %9s %9s %7s %8s %7s %9s\n",
-			   "pid", "tgid", "comm", "cpu", "state", "util_avg", "util_est",
-			   "model", "burst", "waiting", "time", "run_ms", "wait_ms",
-			   "sleep_ms", "err_max", "err_mean", "err_n", "err_at_ms");
-		return 0;
-	}
-	if (v == t) {
-		seq_printf(m, "# %llu more tasks not shown: the table changed during the walk\n",
-			   t->missed);
-		return 0;
-	}
-	seq_printf(m, "%-7d %-7d %-16s %3d %-5s %8lu %8ld %6lu %6lu %7lu %6lu %9llu %9llu %9llu %7llu %8llu %7llu %9llu\n",
-		   row->pid, row->tgid, r->comm, r->cpu,
-		   state_names[min_t(unsigned int, r->state, 2)],
-		   row->util_avg, row->util_est,
-		   r->v.model, r->v.burst, r->v.waiting, r->v.time,
-		   div_u64(r->v.running_ns, NSEC_PER_MSEC),
-		   div_u64(r->v.waiting_ns, NSEC_PER_MSEC),
-		   div_u64(r->v.sleeping_ns, NSEC_PER_MSEC),
-		   r->err_max, r->err_mean, r->err_n,
-		   div_u64(r->err_at, NSEC_PER_MSEC));
-	return 0;
-}
-
-static const struct seq_operations tasks_sops = {
-	.start = tasks_start,
-	.next = tasks_next,
-	.stop = tasks_stop,
-	.show = tasks_show,
+static const struct sl_rcol tasks_cols[] = {
+	{ "pid", NULL, SL_RK_S64, 7, SL_RCOL_LEFT },
+	{ "tgid", NULL, SL_RK_S64, 7, SL_RCOL_LEFT },
+	{ "comm", NULL, SL_RK_COMM, 16, SL_RCOL_LEFT },
+	{ "cpu", NULL, SL_RK_S64, 3 },
+	{ "state", NULL, SL_RK_STR, 5, SL_RCOL_LEFT },
+	{ "util_avg", "util", SL_RK_U64, 8 },
+	{ "util_est", "util", SL_RK_S64, 8 },
+	{ "model", "util", SL_RK_U64, 6 },
+	{ "burst", "util", SL_RK_U64, 6 },
+	{ "waiting", "util", SL_RK_U64, 7 },
+	{ "time", "util", SL_RK_U64, 6 },
+	{ "run_us", "us", SL_RK_U64, 11 },
+	{ "wait_us", "us", SL_RK_U64, 11 },
+	{ "sleep_us", "us", SL_RK_U64, 11 },
+	{ "err_max", "util", SL_RK_U64, 7 },
+	{ "err_mean", "util", SL_RK_U64, 8 },
+	{ "err_n", NULL, SL_RK_U64, 7 },
+	{ "err_at_us", "us", SL_RK_U64, 11 },
 };
 
-static int tasks_open(struct inode *inode, struct file *file)
+static void tasks_head(void *priv, struct sl_rhead *h)
 {
-	return seq_open_private(file, &tasks_sops, sizeof(struct tasks_snap));
+	sl_rnote(h, "util_avg/util_est: the kernel's; model: schedlab's PELT of util_avg; err: |model - util_avg| at the kernel's PELT updates");
+	sl_rfact_u64(h, "missed", ((struct tasks_snap *)priv)->missed);
 }
 
-static int tasks_release(struct inode *inode, struct file *file)
+static void tasks_tail(void *priv, struct sl_rhead *h)
 {
-	struct tasks_snap *t = ((struct seq_file *)file->private_data)->private;
+	struct tasks_snap *t = priv;
 
-	kvfree(t->rows);
-	return seq_release_private(inode, file);
+	if (t->missed)
+		sl_rnote(h, "%llu more tasks not shown: the table changed during the walk",
+			 t->missed);
 }
 
-static const struct file_operations tasks_fops = {
-	.owner = THIS_MODULE,
-	.open = tasks_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
+static void tasks_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	const struct task_snap_row *row = &((struct tasks_snap *)priv)->rows[i];
+	const struct task_row *r = &row->r;
+
+	sl_rv_s64(&v[0], row->pid);
+	sl_rv_s64(&v[1], row->tgid);
+	sl_rv_str(&v[2], r->comm);
+	sl_rv_s64(&v[3], r->cpu);
+	sl_rv_str(&v[4], state_names[min_t(unsigned int, r->state, 2)]);
+	sl_rv_u64(&v[5], row->util_avg);
+	sl_rv_s64(&v[6], row->util_est);
+	sl_rv_u64(&v[7], r->v.model);
+	sl_rv_u64(&v[8], r->v.burst);
+	sl_rv_u64(&v[9], r->v.waiting);
+	sl_rv_u64(&v[10], r->v.time);
+	sl_rv_u64(&v[11], div_u64(r->v.running_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[12], div_u64(r->v.waiting_ns, NSEC_PER_USEC));
+	sl_rv_u64(&v[13], div_u64(r->v.sleeping_ns, NSEC_PER_USEC));
+	if (r->err_n) {
+		sl_rv_u64(&v[14], r->err_max);
+		sl_rv_u64(&v[15], r->err_mean);
+		sl_rv_u64(&v[17], div_u64(r->err_at, NSEC_PER_USEC));
+	} else {
+		sl_rv_none(&v[14]);
+		sl_rv_none(&v[15]);
+		sl_rv_none(&v[17]);
+	}
+	sl_rv_u64(&v[16], r->err_n);
+}
+
+static const struct sl_report tasks_report = {
+	.feature = "signals",
+	.name = "tasks",
+	.mode = 0444,
+	.layout = SL_RL_TABLE,
+	.cols = tasks_cols,
+	.ncols = ARRAY_SIZE(tasks_cols),
+	.priv_size = sizeof(struct tasks_snap),
 	.release = tasks_release,
+	.take = tasks_take,
+	.head = tasks_head,
+	.tail = tasks_tail,
+	.row = tasks_row,
 };
 
 /* the cpus report: per online CPU, the sums over one walk */
@@ -970,8 +967,9 @@ static void snap_cpu_sum(struct sig_task *e, void *arg)
 		add_to_sum(c->sums, &r);
 }
 
-static void cpus_take(struct cpus_snap *c)
+static long cpus_take(void *priv)
 {
+	struct cpus_snap *c = priv;
 	int cpu;
 
 	memset(c->sums, 0, nr_cpu_ids * sizeof(*c->sums));
@@ -984,126 +982,161 @@ static void cpus_take(struct cpus_snap *c)
 	for_each_online_cpu(cpu) {
 		sl_read_cpu_signals(cpu, &c->cs[cpu]);
 		c->cpu[c->n++] = cpu;
+		if (c->n == nr_cpu_ids)
+			break;
 	}
+	return c->n;
 }
 
-/* position 0: the header; 1..n: the online CPUs */
-static void *cpus_at(struct cpus_snap *c, loff_t pos)
+static void cpus_release(void *priv)
 {
-	if (pos == 0)
-		return SEQ_START_TOKEN;
-	return pos <= c->n ? &c->cpu[pos - 1] : NULL;
-}
+	struct cpus_snap *c = priv;
 
-static void *cpus_start(struct seq_file *m, loff_t *pos)
-{
-	if (*pos == 0)
-		cpus_take(m->private);
-	return cpus_at(m->private, *pos);
-}
-
-static void *cpus_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	return cpus_at(m->private, ++*pos);
-}
-
-static int cpus_show(struct seq_file *m, void *v)
-{
-	struct cpus_snap *c = m->private;
-	const struct sl_cpu_signals *cs;
-	const struct cpu_sum *s;
-	int cpu;
-
-	if (v == SEQ_START_TOKEN) {
-		seq_puts(m, "# per CPU: the kernel's CFS util_avg and capacity, and the sums of the shown tasks' signals (tasks last on that CPU)\n");
-		seq_printf(m, "%-4s %8s %8s %12s %9s %9s %11s %8s %5s\n", "cpu", "capacity",
-			   "cap_orig", "cfs_util_avg", "sum_model", "sum_burst",
-			   "sum_waiting", "sum_time", "tasks");
-		return 0;
-	}
-	cpu = *(int *)v;
-	cs = &c->cs[cpu];
-	s = &c->sums[cpu];
-	seq_printf(m, "%-4d %8lld %8lld %12lld %9lu %9lu %11lu %8lu %5u\n", cpu,
-		   cs->capacity == SL_SIGNAL_NONE ? -1LL : (s64)cs->capacity,
-		   cs->capacity_orig == SL_SIGNAL_NONE ? -1LL : (s64)cs->capacity_orig,
-		   cs->util_avg == SL_SIGNAL_NONE ? -1LL : (s64)cs->util_avg,
-		   s->model, s->burst, s->waiting, s->time, s->tasks);
-	return 0;
-}
-
-static const struct seq_operations cpus_sops = {
-	.start = cpus_start,
-	.next = cpus_next,
-	.stop = tasks_stop,
-	.show = cpus_show,
-};
-
-static void cpus_free(struct cpus_snap *c)
-{
 	kvfree(c->sums);
 	kvfree(c->cs);
 	kvfree(c->cpu);
 }
 
-static int cpus_open(struct inode *inode, struct file *file)
+static int cpus_open(void *priv)
 {
-	struct cpus_snap *c;
-	int ret;
+	struct cpus_snap *c = priv;
 
-	ret = seq_open_private(file, &cpus_sops, sizeof(*c));
-	if (ret)
-		return ret;
-	c = ((struct seq_file *)file->private_data)->private;
 	c->sums = kvcalloc(nr_cpu_ids, sizeof(*c->sums), GFP_KERNEL);
 	c->cs = kvcalloc(nr_cpu_ids, sizeof(*c->cs), GFP_KERNEL);
 	c->cpu = kvcalloc(nr_cpu_ids, sizeof(*c->cpu), GFP_KERNEL);
 	if (!c->sums || !c->cs || !c->cpu) {
-		cpus_free(c);
-		seq_release_private(inode, file);
+		cpus_release(c);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-static int cpus_release(struct inode *inode, struct file *file)
-{
-	cpus_free(((struct seq_file *)file->private_data)->private);
-	return seq_release_private(inode, file);
-}
-
-static const struct file_operations cpus_fops = {
-	.owner = THIS_MODULE,
-	.open = cpus_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = cpus_release,
+static const struct sl_rcol cpus_cols[] = {
+	{ "cpu", NULL, SL_RK_S64, 4, SL_RCOL_LEFT },
+	{ "capacity", "util", SL_RK_U64, 8 },
+	{ "cap_orig", "util", SL_RK_U64, 8 },
+	{ "cfs_util_avg", "util", SL_RK_U64, 12 },
+	{ "sum_model", "util", SL_RK_U64, 9 },
+	{ "sum_burst", "util", SL_RK_U64, 9 },
+	{ "sum_waiting", "util", SL_RK_U64, 11 },
+	{ "sum_time", "util", SL_RK_U64, 8 },
+	{ "tasks", NULL, SL_RK_U64, 5 },
 };
 
-static int stats_show(struct seq_file *m, void *v)
+static void cpus_head(void *priv, struct sl_rhead *h)
 {
+	sl_rnote(h, "per CPU: the kernel's CFS util_avg and capacity, and the sums of the shown tasks' signals (tasks last on that CPU)");
+}
+
+static void put_signal(struct sl_rval *v, u64 x)
+{
+	if (x == SL_SIGNAL_NONE)
+		sl_rv_none(v);
+	else
+		sl_rv_u64(v, x);
+}
+
+static void cpus_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct cpus_snap *c = priv;
+	int cpu = c->cpu[i];
+	const struct sl_cpu_signals *cs = &c->cs[cpu];
+	const struct cpu_sum *s = &c->sums[cpu];
+
+	sl_rv_s64(&v[0], cpu);
+	put_signal(&v[1], cs->capacity);
+	put_signal(&v[2], cs->capacity_orig);
+	put_signal(&v[3], cs->util_avg);
+	sl_rv_u64(&v[4], s->model);
+	sl_rv_u64(&v[5], s->burst);
+	sl_rv_u64(&v[6], s->waiting);
+	sl_rv_u64(&v[7], s->time);
+	sl_rv_u64(&v[8], s->tasks);
+}
+
+static const struct sl_report cpus_report = {
+	.feature = "signals",
+	.name = "cpus",
+	.mode = 0444,
+	.layout = SL_RL_TABLE,
+	.cols = cpus_cols,
+	.ncols = ARRAY_SIZE(cpus_cols),
+	.priv_size = sizeof(struct cpus_snap),
+	.open = cpus_open,
+	.release = cpus_release,
+	.take = cpus_take,
+	.head = cpus_head,
+	.row = cpus_row,
+};
+
+/* the statistics: one record */
+struct stats_snap {
+	u64 v[8];
+};
+
+static const struct sl_rcol stats_cols[] = {
+	{ "tracked", NULL, SL_RK_U64 },
+	{ "max_tasks", NULL, SL_RK_U64 },
+	{ "dropped", NULL, SL_RK_U64 },
+	{ "track_locked", NULL, SL_RK_U64 },
+	{ "dequeues", NULL, SL_RK_U64 },
+	{ "samples", NULL, SL_RK_U64 },
+	{ "sample_mean_us", "us", SL_RK_U64 },
+	{ "report_walks", NULL, SL_RK_U64 },
+	{ "model_clock", NULL, SL_RK_STR },
+};
+
+static long stats_take(void *priv)
+{
+	struct stats_snap *st = priv;
 	u64 runs = READ_ONCE(sample_runs);
 
-	seq_printf(m, "tracked %u\nmax_tasks %lld\ndropped %llu\ntrack_locked %llu\ndequeues %llu\nsamples %llu\nsample_mean_us %llu\nreport_walks %lld\nmodel_clock %s\n",
-		   READ_ONCE(nr_tracked), max_tasks,
-		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dropped)),
-		   READ_ONCE(track_locked),
-		   sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dequeues)),
-		   runs, sl_mean(READ_ONCE(sample_ns), runs, NSEC_PER_USEC),
-		   (long long)atomic64_read(&report_walks),
-		   SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time ?
-		   "rq_clock_pelt (invariance in the clock)" :
-		   SL_HAS_rq__cpu_capacity_orig ? "wall, scaled by rq->cpu_capacity_orig" :
-		   "wall, unscaled");
-	return 0;
+	st->v[0] = READ_ONCE(nr_tracked);
+	st->v[1] = max_tasks;
+	st->v[2] = sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dropped));
+	st->v[3] = READ_ONCE(track_locked);
+	st->v[4] = sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, dequeues));
+	st->v[5] = runs;
+	st->v[6] = sl_mean(READ_ONCE(sample_ns), runs, NSEC_PER_USEC);
+	st->v[7] = atomic64_read(&report_walks);
+	return 1;
 }
-DEFINE_SHOW_ATTRIBUTE(stats);
+
+static void stats_head(void *priv, struct sl_rhead *h)
+{
+	sl_rnote(h, "model_clock: rq_clock_pelt (invariance in the clock), wall_scaled (wall clock scaled by rq->cpu_capacity_orig) or wall_unscaled");
+}
+
+static void stats_row(void *priv, unsigned long i, struct sl_rval *v)
+{
+	struct stats_snap *st = priv;
+	int k;
+
+	for (k = 0; k < ARRAY_SIZE(st->v); k++)
+		sl_rv_u64(&v[k], st->v[k]);
+	sl_rv_str(&v[8], SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time ?
+		  "rq_clock_pelt" : SL_HAS_rq__cpu_capacity_orig ? "wall_scaled" :
+		  "wall_unscaled");
+}
+
+static const struct sl_report stats_report = {
+	.feature = "signals",
+	.name = "stats",
+	.mode = 0444,
+	.layout = SL_RL_RECORD,
+	.cols = stats_cols,
+	.ncols = ARRAY_SIZE(stats_cols),
+	.priv_size = sizeof(struct stats_snap),
+	.take = stats_take,
+	.head = stats_head,
+	.row = stats_row,
+};
 
 static int signals_debugfs(struct sl_feature *f, struct dentry *dir)
 {
-	debugfs_create_file("tasks", 0444, dir, NULL, &tasks_fops);
-	debugfs_create_file("cpus", 0444, dir, NULL, &cpus_fops);
-	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
+	sl_report_create(dir, &tasks_report);
+	sl_report_create(dir, &cpus_report);
+	sl_report_create(dir, &stats_report);
 	return 0;
 }
 

@@ -96,22 +96,22 @@ sed 's/^/# /' $DBG/overutil/hist
 # linger count 35 transitions against mainline's 34 in one run.
 ml_t=$(rep cpu0 sets mainline)
 lg_t=$(rep cpu0 sets linger)
-ok "[ $(rep cpu0 time_ms mainline) -ge 500 ]" "mainline flags the little CPU 0 in the bursts ($(rep cpu0 time_ms mainline) ms, $ml_t episodes)"
+ok "[ $(rep cpu0 time_us mainline) -ge 500000 ]" "mainline flags the little CPU 0 in the bursts ($(rep cpu0 time_us mainline) us, $ml_t episodes)"
 ok "[ $lg_t -le $ml_t ] && [ $lg_t -ge 1 ]" "linger: no more episodes than mainline on CPU 0 ($lg_t <= $ml_t)"
 ok "[ $(rep cpu0 clears linger) -le $(( $(rep cpu0 clears mainline) + 1 )) ]" \
 	"linger: no more clears than mainline on CPU 0, one inherited from before the reset aside ($(rep cpu0 clears linger) <= $(rep cpu0 clears mainline) + 1)"
 ml_s=$(rep system sets mainline)
 lg_s=$(rep system sets linger)
 ok "[ $lg_s -le $ml_s ]" "linger: no more system episodes than mainline ($lg_s <= $ml_s)"
-ok "[ $(rep cpu0 time_ms linger) -ge $(rep cpu0 time_ms mainline) ]" \
-	"linger keeps CPU 0 flagged at least as long as mainline ($(rep cpu0 time_ms linger) >= $(rep cpu0 time_ms mainline) ms)"
-is "$(rep cpu0 time_ms idle)" 0 "idle rule: CPU 0 idles every 16 ms (window 100 ms), never flagged"
-is "$(rep system time_ms idle)" 0 "idle rule: the system never flagged"
-is "$(rep system time_ms all)" 0 "all-CPUs rule: never flagged while CPU 1 keeps idling"
+ok "[ $(rep cpu0 time_us linger) -ge $(rep cpu0 time_us mainline) ]" \
+	"linger keeps CPU 0 flagged at least as long as mainline ($(rep cpu0 time_us linger) >= $(rep cpu0 time_us mainline) us)"
+is "$(rep cpu0 time_us idle)" 0 "idle rule: CPU 0 idles every 16 ms (window 100 ms), never flagged"
+is "$(rep system time_us idle)" 0 "idle rule: the system never flagged"
+is "$(rep system time_us all)" 0 "all-CPUs rule: never flagged while CPU 1 keeps idling"
 is "$(rep system sets all)" 0 "all-CPUs rule: no transition"
-is "$(rep cpu1 time_ms mainline)" 0 "CPU 1 (big, light load) never overutilized"
-is "$(rep system time_ms mainline)" "$(rep cpu0 time_ms mainline)" "mainline: the system is flagged exactly when CPU 0 is"
-is "$(rep system time_ms lone)" "$(rep system time_ms mainline)" "lone-task rule = mainline here: CPU 0 is not the biggest"
+is "$(rep cpu1 time_us mainline)" 0 "CPU 1 (big, light load) never overutilized"
+is "$(rep system time_us mainline)" "$(rep cpu0 time_us mainline)" "mainline: the system is flagged exactly when CPU 0 is"
+is "$(rep system time_us lone)" "$(rep system time_us mainline)" "lone-task rule = mainline here: CPU 0 is not the biggest"
 nt=$(grep -c 'overutil: cpu=0 rule=mainline on=1' $TRACING/trace)
 ok "[ $(absdiff "$nt" "$(rep cpu0 sets mainline)") -le 1 ]" "one trace event per mainline set on CPU 0 ($nt events, $(rep cpu0 sets mainline) sets)"
 ok "grep -q 'overutil: cpu=-1 rule=linger on=1' $TRACING/trace" "system transitions traced"
@@ -120,10 +120,10 @@ echo > $TRACING/trace
 
 # --- 3. lone ----------------------------------------------------------------
 run_workload $WL/lone.json
-ml=$(rep cpu1 time_ms mainline)
-ok "[ $ml -ge 1500 ]" "mainline flags the big CPU 1 running one task ($ml ms)"
-lone=$(rep cpu1 time_ms lone)
-ok "[ $(( lone * 20 )) -le $ml ]" "lone-task rule ignores it: $lone ms of $ml (<= 5%, other tasks waking there briefly)"
+ml=$(rep cpu1 time_us mainline)
+ok "[ $ml -ge 1500000 ]" "mainline flags the big CPU 1 running one task ($ml us)"
+lone=$(rep cpu1 time_us lone)
+ok "[ $(( lone * 20 )) -le $ml ]" "lone-task rule ignores it: $lone us of $ml (<= 5%, other tasks waking there briefly)"
 
 # --- 4. real capacities, reset, the kernel's own flag -----------------------
 echo 0 > $OU/enabled
@@ -132,7 +132,7 @@ echo 1 > $OU/enabled
 settle
 echo 1 > $DBG/overutil/reset
 printf '%s\n' "$(<$REP)" > $SNAP
-is "$(rep system sets mainline)/$(rep system time_ms mainline)/$(rep cpu0 sets linger)" 0/0/0 "reset zeroes the statistics"
+is "$(rep system sets mainline)/$(rep system time_us mainline)/$(rep cpu0 sets linger)" 0/0/0 "reset zeroes the statistics"
 spin_on 1
 sleep 2
 stop_spinners
