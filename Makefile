@@ -20,7 +20,7 @@ HOSTBIN := build/host
 TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
 	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench \
 	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check $(HOSTBIN)/rename_loop \
-	$(HOSTBIN)/dlparams_vma $(HOSTBIN)/sl_fuzz $(HOSTBIN)/sl_reload
+	$(HOSTBIN)/dlparams_vma $(HOSTBIN)/sl_fuzz $(HOSTBIN)/sl_reload $(HOSTBIN)/schedlab
 
 all: module tools
 
@@ -30,6 +30,10 @@ module:
 tools: $(TOOLS)
 
 $(HOSTBIN)/btf_layout: tools/btf-layout/btf_layout.c
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(HOSTBIN)/schedlab: tools/schedlab/schedlab.c
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
