@@ -12,8 +12,10 @@ SL=$HOSTBIN/schedlab
 CHECK="python3 $TOP/tests/guest/report_check.py"
 tmp=$(mktemp -d)
 hostile_pid=
+renamers=()
 cleanup() {
 	[ -n "$hostile_pid" ] && kill "$hostile_pid" 2>/dev/null
+	[ ${#renamers[@]} -gt 0 ] && kill "${renamers[@]}" 2>/dev/null
 	rm -rf "$tmp" "$SL_NOBODY"
 }
 trap cleanup EXIT
@@ -185,6 +187,13 @@ for f in $(features); do
 	nfeat=$((nfeat + 1))
 	"$SL" enable "$f" >/dev/null 2>&1 || diag "enable $f failed"
 done
+# mutex contention (the rename mutex), so that blocked_on's chains, locks
+# and tasks have rows
+mkdir -p $tmp/ren
+renamers=()
+for i in 1 2 3; do
+	$HOSTBIN/rename_loop $tmp/ren 600 >/dev/null 2>&1 & renamers+=($!)
+done
 sleep 1
 for f in $(features); do
 	available "$f" || continue
@@ -197,7 +206,7 @@ for f in $(features); do
 		"0/$names" "report $f --json: one JSON document of its reports ($names)"
 	for n in $names; do
 		# the counts must agree in one attempt of text, JSON, text (rows come and go)
-		for try in 1 2 3 4 5; do
+		for try in 1 2 3 4 5 6 7 8 9 10; do
 			"$SL" report "$f" "$n" >$tmp/t1 2>&1; r1=$?
 			"$SL" report "$f" "$n" --json >$tmp/j 2>&1; r2=$?
 			"$SL" report "$f" "$n" >$tmp/t2 2>&1
@@ -214,6 +223,8 @@ for f in $(features); do
 	done
 done
 ok "[ $nfeat -ge 1 ]" "reports checked for $nfeat available features"
+kill "${renamers[@]}" 2>/dev/null
+wait "${renamers[@]}" 2>/dev/null
 # the hostile comm through signals (it tracks every task that runs)
 if available signals; then
 	echo "$hostile_pid" > $SYS/signals/filter_pid
