@@ -422,8 +422,10 @@ static void show_row(struct seq_file *m, struct sl_rctx *c, unsigned long i)
 		for (k = 0; k < r->ncols; k++) {
 			if (k)
 				seq_putc(m, ' ');
+			/* no trailing blanks after a left-aligned last column */
 			text_value_w(m, &r->cols[k], &c->vals[k],
-				     k + 1 < r->ncols ? col_width(&r->cols[k]) : 0);
+				     k + 1 < r->ncols || !(r->cols[k].flags & SL_RCOL_LEFT) ?
+				     col_width(&r->cols[k]) : 0);
 		}
 		seq_putc(m, '\n');
 		break;
