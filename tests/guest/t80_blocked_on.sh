@@ -42,6 +42,7 @@ chains_until 20 0.1 'pd=$(pid_of D) pe=$(pid_of E) pf=$(pid_of F)
 	[ -n "$pd" ] && grep -q "^$pd .* | depth 4 " <<<"$chains" &&
 	grep -q "^$pe .* | depth 2 " <<<"$chains" && grep -q "^$pf .* | depth 3 " <<<"$chains"'
 diag "$chains"
+chains_json=$(<$BD/chains.json)	# at once: A releases m0 after 3 s
 pa=$(pid_of A) pb=$(pid_of B) pc=$(pid_of C) pd=$(pid_of D) pe=$(pid_of E) pf=$(pid_of F)
 line=$(grep "^$pd " <<<"$chains")
 is "$(chain_members <<<"$line")" "$pd $pc $pb $pa" "D's chain is D -> C -> B -> A"
@@ -58,8 +59,9 @@ is "$(awk -v drv=" $drv " 'index(drv, " " $1 " ") { print $1 }' <<<"$chains" | s
 	"$(printf '%s\n' "$pb" "$pc" "$pd" "$pe" "$pf" | sort -n | paste -sd' ')" "five chains, of the waiters B, C, D, E, F"
 first_lock() { awk -v p="$1" '$1 == p { for (i = 1; i < NF; i++) if ($i == "lock") { print $(i + 1); exit } }' <<<"$chains"; }
 ok "[ -n \"$(first_lock "$pe")\" ] && [ \"$(first_lock "$pe")\" = \"$(first_lock "$pb")\" ]" "E and B wait on the same lock (m0: $(first_lock "$pe"))"
-# the machine form of the chains (docs/reporting.md): D's row, its chain
-# as link objects, its first lock as the text names it, none after A
+# the machine form of the chains (docs/reporting.md), read just after the
+# text: D's row, its chain as link objects, its first lock as the text
+# names it, none after A
 cj=$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -67,7 +69,7 @@ c = d["columns"]
 for r in d["rows"]:
     if r[c.index("pid")] == int(sys.argv[2]):
         ch = r[c.index("chain")]
-        print(" ".join(str(l["pid"]) for l in ch), r[c.index("depth")], ch[0]["comm"], ch[0]["lock"], ch[-1]["lock"])' $BD/chains.json "$pd" 2>&1)
+        print(" ".join(str(l["pid"]) for l in ch), r[c.index("depth")], ch[0]["comm"], ch[0]["lock"], ch[-1]["lock"])' /dev/stdin "$pd" <<<"$chains_json" 2>&1)
 is "$cj" "$pd $pc $pb $pa 4 D $(first_lock "$pd") None" "chains.json: D's chain D -> C -> B -> A at depth 4, its first lock as in the text"
 ok "[ \"$(first_lock "$pf")\" = \"$(first_lock "$pc")\" ] && [ \"$(first_lock "$pf")\" != \"$(first_lock "$pb")\" ]" "F and C wait on the same lock (m1: $(first_lock "$pf"))"
 is "$($SYSFS_WRITE $TD/cmd reset)" ok "the chain unwinds (driver reset waits for it)"
