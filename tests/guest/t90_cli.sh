@@ -182,6 +182,8 @@ while True:
 hostile_pid=$!
 sleep 0.5
 nfeat=0
+checks=()
+declare -A allnames
 for f in $(features); do
 	available "$f" || continue
 	nfeat=$((nfeat + 1))
@@ -204,31 +206,41 @@ for f in $(features); do
 	names=$(cd $DBG/$f && for j in *.json; do echo "${j%.json}"; done | sort | paste -sd' ')
 	run report "$f"
 	is "$rc" 0 "report $f (text, every report): exit 0"
-	run report "$f" --json
-	printf '%s\n' "$out" >$tmp/all.json
-	is "$rc/$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(" ".join(r["report"] for r in d["reports"]))' $tmp/all.json 2>&1)" \
-		"0/$names" "report $f --json: one JSON document of its reports ($names)"
+	"$SL" report "$f" --json >$tmp/$f.all.json 2>&1
+	is "$?" 0 "report $f --json (every report): exit 0"
+	allnames[$f]=$names
+	# text, JSON, text of each report back to back (a C program: fast)
 	for n in $names; do
-		# the counts must agree in one attempt of text, JSON, text (rows come and go)
-		for try in 1 2 3; do
-			"$SL" report "$f" "$n" >$tmp/t1 2>&1; r1=$?
-			"$SL" report "$f" "$n" --json >$tmp/j 2>&1; r2=$?
-			"$SL" report "$f" "$n" >$tmp/t2 2>&1
-			res=$($CHECK $tmp/t1 $tmp/j 2>&1)
-			res2=$($CHECK $tmp/t2 $tmp/j 2>&1)
-			read -r lay jr tr cok <<<"$res"
-			[ "$jr" = "$tr" ] || read -r lay jr tr cok <<<"$res2"
-			[ "$jr" = "$tr" ] && break
-		done
+		"$SL" report "$f" "$n" >$tmp/$f.$n.t1 2>&1; r1=$?
+		"$SL" report "$f" "$n" --json >$tmp/$f.$n.json 2>&1; r2=$?
+		"$SL" report "$f" "$n" >$tmp/$f.$n.t2 2>&1
 		is "$r1/$r2" 0/0 "report $f $n, text and --json: exit 0"
-		ok "[ '$cok' = yes ]" "$f/$n.json parses, its shape is right and it names the text form's columns ($lay)"
-		is "$jr" "$tr" "$f/$n: as many rows in JSON as in text ($jr, $lay)"
-		[ "$cok" = yes ] || { diag "$res"; diag "$(head -c 600 $tmp/j)"; diag "$(head -5 $tmp/t1)"; }
+		checks+=("$tmp/$f.$n")
 	done
 done
+# then every pair checked in one Python process (seconds per start here)
+nchecked=0
+while read -r pre lay jr tr cok; do
+	name=${pre#"$tmp"/}
+	ok "[ '$cok' = yes ]" "$name.json parses, its shape is right and it names the text form's columns ($lay)"
+	is "$jr" "$tr" "$name: as many rows in JSON as in text ($jr, $lay)"
+	[ "$cok" = yes ] || { diag "$lay $jr"; diag "$(head -c 600 "$pre.json")"; diag "$(head -5 "$pre.t1")"; }
+	nchecked=$((nchecked + 1))
+done < <($CHECK "${checks[@]}" 2>&1)
+is "$nchecked" "${#checks[@]}" "every report pair checked"
+# and each feature's all-reports document, also in one process
+fs=("${!allnames[@]}")
+while read -r f got; do
+	is "$got" "${allnames[$f]}" "report $f --json: one JSON document of its reports (${allnames[$f]})"
+done < <(cd $tmp && python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+    try:
+        d = json.load(open(f + ".all.json"))
+        print(f, " ".join(r["report"] for r in d["reports"]))
+    except Exception as e:
+        print(f, "error:", e)' "${fs[@]}" 2>&1)
 ok "[ $nfeat -ge 1 ]" "reports checked for $nfeat available features"
-kill "${renamers[@]}" 2>/dev/null
-wait "${renamers[@]}" 2>/dev/null
 # the hostile comm through signals (it tracks every task that runs)
 if available signals; then
 	echo "$hostile_pid" > $SYS/signals/filter_pid
