@@ -3,8 +3,9 @@
 #   make             build module/schedlab.ko for the running kernel
 #                    (KDIR=/path/to/headers for another one) and the tools
 #   make tools       host tools only (build/host/)
-#   make demo        boot a stock Debian kernel in QEMU, load schedlab, show
-#                    its status and the cpu_signals report (KERNEL=6.1|6.12|7)
+#   make demo        boot a stock Debian kernel in QEMU and tour schedlab's
+#                    experiments with the schedlab command (KERNEL=6.1|6.12|7|
+#                    lab-debug); the transcript is docs/demo.md
 #   make bench       benchmarks in one guest boot: build/bench/results.json
 #   make check       every test: host unit tests, DKMS, then the in-guest
 #                    suite on each stock kernel and the reliability suite on
@@ -20,7 +21,8 @@ HOSTBIN := build/host
 TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
 	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench \
 	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check $(HOSTBIN)/rename_loop \
-	$(HOSTBIN)/dlparams_vma $(HOSTBIN)/sl_fuzz $(HOSTBIN)/sl_reload $(HOSTBIN)/schedlab
+	$(HOSTBIN)/dlparams_vma $(HOSTBIN)/sl_fuzz $(HOSTBIN)/sl_reload $(HOSTBIN)/schedlab \
+	$(HOSTBIN)/sysfs_write
 
 all: module tools
 
@@ -68,6 +70,10 @@ $(HOSTBIN)/dlparams_vma: tests/guest/dlparams_vma.c tools/lib/dl_util.h tools/li
 $(HOSTBIN)/sl_fuzz: tests/guest/sl_fuzz.c tools/lib/dl_util.h tests/lib/tap.h include/uapi/linux/schedlab_dlparams.h
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $<
+
+$(HOSTBIN)/sysfs_write: tests/lib/sysfs_write.c
+	@mkdir -p $(HOSTBIN)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 $(HOSTBIN)/sl_reload: tests/guest/sl_reload.c tests/lib/tap.h
 	@mkdir -p $(HOSTBIN)

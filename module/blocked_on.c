@@ -335,13 +335,17 @@ static struct sl_bo_stats *task_stats_of(const struct sl_bo_wait_record *r)
 
 	for (i = 0; i < nr_task_stats; i++)
 		if (task_stats[i].pid == r->pid)
-			return &task_stats[i].st;
-	if (nr_task_stats == STATS_TASKS)
-		return NULL;
-	t = &task_stats[nr_task_stats++];
-	t->pid = r->pid;
+			break;
+	if (i == nr_task_stats) {
+		if (nr_task_stats == STATS_TASKS)
+			return NULL;
+		t = &task_stats[nr_task_stats++];
+		t->pid = r->pid;
+		sl_bo_stats_reset(&t->st);
+	}
+	t = &task_stats[i];
+	/* the comm of its latest wait: a task that waited before its exec() */
 	memcpy(t->comm, r->comm, sizeof(t->comm));
-	sl_bo_stats_reset(&t->st);
 	return &t->st;
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh [SERIES]: what `make demo` runs. Boots a stock Debian kernel
-# (default 6.12) in QEMU, loads schedlab, and prints its status and the
-# cpu_signals report while a busy loop runs on CPU 1.
+# (default 6.12) in QEMU, loads schedlab and tours its experiments with the
+# schedlab command (scripts/demo-guest.sh); prints the transcript.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 series=${1:-$SCHEDLAB_SERIES_DEFAULT}

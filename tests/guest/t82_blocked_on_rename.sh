@@ -48,6 +48,9 @@ ok "[ $(field waits "$lk") -gt 100 ]" "schedlab saw waits on the rename mutex $a
 tk=$(named "$out/tasks.txt" pid "$fg")
 diag "fg renamer: $tk"
 pre=$(field preempted "$tk") tot=$(field total_us "$tk")
+# its first wait may come before its exec() (the cgroup it is moved into
+# takes a mutex while it is still "sh"): the row has the latest comm
+is "$(field comm "$tk")" rename_loop "the fg renamer's row names it by its comm at its latest wait"
 ok "[ $pre -gt 0 ]" "the fg renamer waited behind a preempted owner: $pre of $tot us"
 ok "[ $(field inversion_us "$tk") -gt 0 ]" "and that counts as inversion ($(field inversion_us "$tk") us)"
 ok "grep -q 'rules 0x[0-9a-f]*[89a-f] ' $out/inversions.txt" "inversions by cgroup weight (rule 0x8) reported"

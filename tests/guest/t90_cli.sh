@@ -161,7 +161,6 @@ if available overutil; then
 	run enable overutil
 	is "$rc" 0 "enable overutil"
 	sleep 1
-	before=$(awk '$1 == "system" && $2 == "on"' $DBG/overutil/report)
 	since0=$(sed -nE 's/^# overutil: ([0-9]+) us since.*/\1/p' $DBG/overutil/report)
 	run reset overutil
 	expect 0 "statistics reset" "reset overutil"

@@ -1,0 +1,64 @@
+# make demo's tour (scripts/demo-guest.sh) in this guest, so that
+# `make demo KERNEL=...` keeps working on every kernel of the suite: it runs
+# to its end, and each stop shows what it is there to show (read from the
+# transcript it prints, not typed in):
+#  1. blocked_on: an inversion by cgroup weight whose chain ends at the bg
+#     renamer, runnable; the fg renamer's waits mostly "preempted";
+#  2. signals: rows for the periodic task, nice0 and nice10; nice0 got more
+#     CPU than nice10 (util_avg), and nice10's util_burst is above its
+#     util_avg (it asked for more than it got);
+#  3. dlparams: the control loop's summary, refinement steps taken;
+#  4. overutil: the system rows of every rule, mainline set at least once;
+# and the module is unloaded at the end.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+unload
+res=$(mktemp -d)
+t0=$(date +%s)
+SCHEDLAB_RESULTS=$res bash "$TOP/scripts/demo-guest.sh"
+is "$?" 0 "the tour ran (exit 0)"
+t=$res/demo.txt
+ok "grep -q '^=== done in' $t" "it reached its end ($(($(date +%s) - t0)) s)"
+grep -q '^=== done in' "$t" || while read -r l; do diag "$l"; done < <(tail -n 20 "$t")
+ok "! loaded" "and unloaded schedlab"
+for n in 1 2 3 4; do
+	ok "grep -q '^=== $n\\. ' $t" "stop $n is there: $(grep -m1 "^=== $n\\. " "$t" | cut -c5-)"
+done
+
+# 1. the worst inversion: rule 0x8, chain fg -> bg with bg runnable (r)
+inv=$(grep -m1 -A1 '^0: pid' "$t")
+diag "$inv"
+ok "grep -qE 'rules 0x[0-9a-f]*[89a-f] ' <<<\"\$inv\"" "stop 1: the worst inversion is by cgroup weight (rule 0x8)"
+ok "grep -qE 'chain depth [0-9]+: [0-9]+ rename_loop .* -> [0-9]+ rename_loop [^ ]+ r ' <<<\"\$inv\"" \
+	"stop 1: its chain ends at the other renamer, runnable"
+# the fg renamer: the waiter of the worst inversion, its row in the tasks table
+fg=$(sed -nE '1s/^0: pid ([0-9]+) .*/\1/p' <<<"$inv")
+row=$(awk -v p="$fg" '/^\$ schedlab report blocked_on tasks/ { on = 1; next } on && /^\$|^$/ { on = 0 } on && $1 == p' "$t")
+diag "fg renamer's row: $row"
+read -r _ comm _ total _ _ _ pre _ <<<"$row"
+is "$comm" rename_loop "stop 1: the fg renamer's row is named rename_loop"
+ok "[ -n '$pre' ] && [ $((2 * ${pre:-0})) -gt ${total:-0} ]" "stop 1: most of its wait was behind a preempted owner ($pre of $total us)"
+
+# 2. signals: columns pid comm util_avg util_est burst waiting run_us wait_us
+sig() { awk -v c="$1" '/^\$ schedlab report signals tasks/ { on = 1; next } on && /^\$|^$/ { on = 0 } on && $2 == c' "$t"; }
+for c in periodic nice0 nice10; do
+	ok "[ -n \"$(sig $c)\" ]" "stop 2: a row for $c: $(sig $c)"
+done
+read -r _ _ avg0 _ _ _ <<<"$(sig nice0)"
+read -r _ _ avg10 _ burst10 _ <<<"$(sig nice10)"
+ok "[ ${avg0:-0} -gt ${avg10:-0} ]" "stop 2: nice0 got more CPU than nice10 (util_avg $avg0 > $avg10)"
+ok "[ ${burst10:-0} -gt $((2 * ${avg10:-0})) ]" "stop 2: nice10's util_burst is well above its util_avg ($burst10 > 2 x $avg10)"
+
+# 3. dlparams
+sum=$(grep -m1 '^summary: jobs' "$t")
+diag "$sum"
+ok "grep -qE 'refinement_steps [1-9]' <<<\"\$sum\"" "stop 3: the control loop ran its jobs and refined"
+ok "grep -qE '^publishes [1-9]' $t" "stop 3: the switch probe published the thread's values"
+
+# 4. overutil: the system rows, every rule a column
+ok "grep -qE '^scope +metric +mainline +linger +idle +dynamic +lone +all' $t" "stop 4: every rule side by side"
+sets=$(awk '$1 == "system" && $2 == "sets" { print $3 }' "$t")
+ok "[ ${sets:-0} -gt 0 ]" "stop 4: mainline set the system overutilized ($sets times)"
+rm -rf "$res"
+done_testing
