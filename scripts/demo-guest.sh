@@ -112,7 +112,7 @@ show "$sl" enable signals filter_cgroup="$(stat -c %i $cg)" sample_ms=10 >/dev/n
 	done
 	wait
 )
-echo '$ schedlab report signals tasks   # the spinners 1.5 s into their 4 s'
+echo '$ schedlab report signals tasks   # once nice10 has been queued 1.5 s'
 cols pid comm util_avg util_est burst waiting run_us wait_us </tmp/demo-signals.txt |
 	awk 'NR == 1 || $2 ~ /^(periodic|nice0|nice10)$/'
 look "util_avg: what each got. nice0 and nice10 settle at their shares of CPU 1" \
