@@ -7,6 +7,7 @@
  *   schedlab disable FEATURE
  *   schedlab reset FEATURE|all
  *   schedlab report FEATURE [NAME] [--json]
+ *   schedlab run [-f FEATURE,...] [-o DIR] [--no-record] -- COMMAND ...
  *
  * It drives the module's own interface (sysfs /sys/kernel/schedlab, debugfs
  * /sys/kernel/debug/schedlab) and prints the module's reports: the text
@@ -23,7 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EX_OK		0
@@ -61,6 +66,12 @@ static int usage(FILE *out, int code)
 		"  disable FEATURE\n"
 		"  reset FEATURE|all                     clear a feature's statistics\n"
 		"  report FEATURE [NAME] [--json]        print a feature's reports (all, or NAME)\n"
+		"  run [-f FEATURE,...] [-o DIR] [--no-record] -- COMMAND ...\n"
+		"                                        COMMAND under the features (default: all\n"
+		"                                        available), their events recorded with\n"
+		"                                        trace-cmd; reports and run.json in DIR\n"
+		"                                        (default schedlab-run-DATE-TIME); the\n"
+		"                                        features' state put back after\n"
 		"  help\n"
 		"exit codes: 0 ok, 1 usage, 2 module not loaded, 3 feature unavailable,\n"
 		"            4 permission (not root), 5 other error; see schedlab(1)\n", prog);
@@ -616,6 +627,1119 @@ static int cmd_report(int argc, char **argv)
 	return rc;
 }
 
+/* --- run: a command under every selected feature, recorded ---------------- */
+
+/* a minimal JSON reader for the reports' machine form (docs/reporting.md) */
+enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
+
+struct jv {
+	int type;
+	double num;
+	char *str;		/* J_STR: bytes (\u00XX is the byte XX) */
+	int n;			/* J_ARR, J_OBJ: elements */
+	struct jv *kid;
+	char **key;		/* J_OBJ */
+};
+
+static void jfree(struct jv *v)
+{
+	int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->n; i++) {
+		jfree(&v->kid[i]);
+		if (v->key)
+			free(v->key[i]);
+	}
+	free(v->kid);
+	free(v->key);
+	free(v->str);
+}
+
+static void jws(const char **p)
+{
+	while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r')
+		(*p)++;
+}
+
+static char *jstring(const char **p)
+{
+	size_t len = 0, cap = 32;
+	char *s = malloc(cap);
+
+	if (!s || **p != '"')
+		goto bad;
+	(*p)++;
+	while (**p && **p != '"') {
+		int c = (unsigned char)*(*p)++;
+
+		if (c == '\\') {
+			c = *(*p)++;
+			switch (c) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case 'r': c = '\r'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'u': {
+				unsigned int u;
+
+				if (sscanf(*p, "%4x", &u) != 1)
+					goto bad;
+				*p += 4;
+				c = u < 256 ? (int)u : '?';
+				break;
+			}
+			case '"': case '\\': case '/': break;
+			default: goto bad;
+			}
+		}
+		if (len + 2 >= cap) {
+			char *t = realloc(s, cap *= 2);
+
+			if (!t)
+				goto bad;
+			s = t;
+		}
+		s[len++] = (char)c;
+	}
+	if (**p != '"')
+		goto bad;
+	(*p)++;
+	s[len] = '\0';
+	return s;
+bad:
+	free(s);
+	return NULL;
+}
+
+static int jparse(const char **p, struct jv *v, int depth)
+{
+	memset(v, 0, sizeof(*v));
+	jws(p);
+	if (depth > 64)
+		return -1;
+	if (**p == '{' || **p == '[') {
+		char close = **p == '{' ? '}' : ']';
+
+		v->type = close == '}' ? J_OBJ : J_ARR;
+		(*p)++;
+		jws(p);
+		if (**p == close) {
+			(*p)++;
+			return 0;
+		}
+		for (;;) {
+			struct jv *k = realloc(v->kid, (v->n + 1) * sizeof(*k));
+			char *key = NULL;
+
+			if (!k)
+				return -1;
+			v->kid = k;
+			if (v->type == J_OBJ) {
+				char **kk = realloc(v->key, (v->n + 1) * sizeof(*kk));
+
+				if (!kk)
+					return -1;
+				v->key = kk;
+				jws(p);
+				key = jstring(p);
+				if (!key)
+					return -1;
+				jws(p);
+				if (**p != ':') {
+					free(key);
+					return -1;
+				}
+				(*p)++;
+				v->key[v->n] = key;
+			}
+			if (jparse(p, &v->kid[v->n], depth + 1)) {
+				v->n++;
+				return -1;
+			}
+			v->n++;
+			jws(p);
+			if (**p == ',') {
+				(*p)++;
+				continue;
+			}
+			if (**p != close)
+				return -1;
+			(*p)++;
+			return 0;
+		}
+	}
+	if (**p == '"') {
+		v->type = J_STR;
+		v->str = jstring(p);
+		return v->str ? 0 : -1;
+	}
+	if (!strncmp(*p, "null", 4)) {
+		*p += 4;
+		return 0;
+	}
+	if (!strncmp(*p, "true", 4) || !strncmp(*p, "false", 5)) {
+		v->type = J_BOOL;
+		v->num = **p == 't';
+		*p += **p == 't' ? 4 : 5;
+		return 0;
+	}
+	{
+		char *end;
+
+		v->num = strtod(*p, &end);
+		if (end == *p)
+			return -1;
+		v->type = J_NUM;
+		*p = end;
+		return 0;
+	}
+}
+
+static struct jv *jget(const struct jv *o, const char *key)
+{
+	int i;
+
+	if (!o || o->type != J_OBJ)
+		return NULL;
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->key[i], key))
+			return &o->kid[i];
+	return NULL;
+}
+
+/* a report's JSON document: its columns and rows */
+struct jreport {
+	struct jv doc;
+	struct jv *cols, *rows;
+	bool ok;
+};
+
+static void jreport_load(struct jreport *r, const char *path)
+{
+	int err;
+	char *s = slurp(path, &err);
+	const char *p = s;
+
+	memset(r, 0, sizeof(*r));
+	if (!s)
+		return;
+	if (!jparse(&p, &r->doc, 0)) {
+		r->cols = jget(&r->doc, "columns");
+		r->rows = jget(&r->doc, "rows");
+		r->ok = r->cols && r->rows && r->cols->type == J_ARR && r->rows->type == J_ARR;
+	}
+	free(s);
+}
+
+static int jcol(const struct jreport *r, const char *name)
+{
+	int i;
+
+	for (i = 0; r->ok && i < r->cols->n; i++)
+		if (r->cols->kid[i].type == J_STR && !strcmp(r->cols->kid[i].str, name))
+			return i;
+	return -1;
+}
+
+/* row @i's value of column @name, or NULL */
+static struct jv *jcell(const struct jreport *r, int i, const char *name)
+{
+	int c = jcol(r, name);
+	struct jv *row;
+
+	if (c < 0 || i >= r->rows->n)
+		return NULL;
+	row = &r->rows->kid[i];
+	return row->type == J_ARR && c < row->n ? &row->kid[c] : NULL;
+}
+
+static double jnum(const struct jreport *r, int i, const char *name)
+{
+	struct jv *v = jcell(r, i, name);
+
+	return v && v->type == J_NUM ? v->num : 0;
+}
+
+static const char *jstr(const struct jreport *r, int i, const char *name)
+{
+	struct jv *v = jcell(r, i, name);
+
+	return v && v->type == J_STR ? v->str : "-";
+}
+
+static int jnrows(const struct jreport *r)
+{
+	return r->ok ? r->rows->n : 0;
+}
+
+/* one feature's saved state: enabled and every parameter */
+struct fstate {
+	char name[64];
+	bool was_enabled;
+	int nparam;
+	char **param;		/* file names */
+	char **val;		/* their values, newline dropped */
+	char *events[4];	/* its tracefs events present here */
+	int nevents;
+};
+
+/* the module's events per feature (module/schedlab_trace.h) */
+static const struct {
+	const char *feature;
+	const char *events[3];
+} feature_events[] = {
+	{ "cpu_signals", { "cpu_signals" } },
+	{ "signals", { "signals_task", "signals_cpu" } },
+	{ "overutil", { "overutil" } },
+	{ "blocked_on", { "mutex_wait_begin", "mutex_wait_end" } },
+};
+
+static const char *tracefs_dir(void)
+{
+	if (exists("/sys/kernel/tracing/instances"))
+		return "/sys/kernel/tracing";
+	if (exists(DEBUGFS "/tracing/instances"))
+		return DEBUGFS "/tracing";
+	return NULL;
+}
+
+static int save_state(struct fstate *fs, const char *tracefs)
+{
+	char dir[512], p[1024];
+	struct dirent **ents;
+	int n, i, err;
+	size_t k;
+
+	snprintf(dir, sizeof(dir), SYSFS "/%s", fs->name);
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0)
+		return fail(EX_OTHER, "%s: %s", dir, strerror(errno));
+	fs->param = calloc(n, sizeof(char *));
+	fs->val = calloc(n, sizeof(char *));
+	if (!fs->param || !fs->val)
+		return fail(EX_OTHER, "out of memory");
+	for (i = 0; i < n; i++) {
+		const char *nm = ents[i]->d_name;
+		struct stat st;
+		char *v;
+
+		snprintf(p, sizeof(p), "%s/%s", dir, nm);
+		if (nm[0] == '.' || !strcmp(nm, "available") || stat(p, &st) ||
+		    !S_ISREG(st.st_mode) || !(st.st_mode & S_IWUSR)) {
+			free(ents[i]);
+			continue;
+		}
+		v = slurp(p, &err);
+		if (!v) {
+			free(ents[i]);
+			return err == EACCES || err == EPERM ? perm_error(p) :
+				fail(EX_OTHER, "%s: %s", p, strerror(err));
+		}
+		chomp(v);
+		if (!strcmp(nm, "enabled")) {
+			fs->was_enabled = v[0] == '1';
+			free(v);
+		} else {
+			fs->param[fs->nparam] = strdup(nm);
+			fs->val[fs->nparam++] = v;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	for (k = 0; tracefs && k < sizeof(feature_events) / sizeof(feature_events[0]); k++) {
+		int e;
+
+		if (strcmp(feature_events[k].feature, fs->name))
+			continue;
+		for (e = 0; e < 3 && feature_events[k].events[e]; e++) {
+			snprintf(p, sizeof(p), "%s/events/schedlab/%s", tracefs,
+				 feature_events[k].events[e]);
+			if (exists(p))
+				fs->events[fs->nevents++] = (char *)feature_events[k].events[e];
+		}
+	}
+	return EX_OK;
+}
+
+/*
+ * Put @fs back as it was: parameters that differ are written (the feature
+ * disabled meanwhile if one can only change while it is disabled), then
+ * enabled as it was. 0, or the number of values that could not be put back.
+ */
+static int restore_state(const struct fstate *fs)
+{
+	char p[1024], *cur;
+	int i, err, bad = 0;
+	bool on = enabled(fs->name);
+
+	snprintf(p, sizeof(p), SYSFS "/%s/enabled", fs->name);
+	if (on && !fs->was_enabled) {
+		err = put(p, "0");
+		if (err) {
+			fprintf(stderr, "%s: could not restore %s to 0: %s\n", prog, p, strerror(err));
+			bad++;
+		}
+		on = false;
+	}
+	for (i = 0; i < fs->nparam; i++) {
+		char q[1024];
+
+		snprintf(q, sizeof(q), SYSFS "/%s/%s", fs->name, fs->param[i]);
+		cur = slurp(q, &err);
+		if (cur)
+			chomp(cur);
+		if (cur && !strcmp(cur, fs->val[i])) {
+			free(cur);
+			continue;
+		}
+		free(cur);
+		err = put(q, fs->val[i]);
+		if (err == EBUSY && on) {
+			on = false;
+			err = put(p, "0");
+			if (!err)
+				err = put(q, fs->val[i]);
+		}
+		if (err) {
+			fprintf(stderr, "%s: could not restore %s to '%s': %s\n", prog, q,
+				fs->val[i], strerror(err));
+			bad++;
+		}
+	}
+	if (fs->was_enabled && !on) {
+		err = put(p, "1");
+		if (err) {
+			fprintf(stderr, "%s: could not restore %s to 1: %s\n", prog, p, strerror(err));
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* reset and enable: what enable clears, or the reset of an enabled feature */
+static int reset_enable(const struct fstate *fs)
+{
+	char p[512];
+	int err;
+
+	snprintf(p, sizeof(p), SYSFS "/%s/enabled", fs->name);
+	if (!fs->was_enabled) {
+		err = put(p, "1");
+		return err ? write_error(p, "1", err) : EX_OK;
+	}
+	snprintf(p, sizeof(p), DBG "/%s/reset", fs->name);
+	if (exists(p)) {
+		err = put(p, "1");
+		return err ? write_error(p, "1", err) : EX_OK;
+	}
+	snprintf(p, sizeof(p), SYSFS "/%s/enabled", fs->name);
+	err = put(p, "0");
+	if (!err)
+		err = put(p, "1");
+	return err ? write_error(p, "0/1", err) : EX_OK;
+}
+
+static volatile sig_atomic_t run_sig;
+static volatile pid_t run_child;
+
+/*
+ * SIGINT, SIGTERM, SIGHUP: noted, and passed on to the command when sent
+ * by a process (kill). A terminal's ^C reaches the command by itself, as
+ * it is in the terminal's foreground process group with schedlab.
+ */
+static void run_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (!run_sig)
+		run_sig = sig;
+	if (run_child > 0 && si && si->si_code <= 0)
+		kill(run_child, sig);
+}
+
+static char *which(const char *prog_name)
+{
+	const char *path = getenv("PATH");
+	char *dup, *d, *save = NULL;
+	static char buf[1024];
+
+	if (!path || !*path)
+		path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+	dup = strdup(path);
+	for (d = strtok_r(dup, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, sizeof(buf), "%s/%s", *d ? d : ".", prog_name);
+		if (!access(buf, X_OK)) {
+			free(dup);
+			return buf;
+		}
+	}
+	free(dup);
+	return NULL;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return errno;
+	fputs(s, f);
+	if (fclose(f))
+		return errno;
+	return 0;
+}
+
+/* copy debugfs file @src to @dst; 0 or an errno */
+static int copy_file(const char *src, const char *dst)
+{
+	int err;
+	char *s = slurp(src, &err);
+
+	if (!s)
+		return err;
+	err = write_file(dst, s);
+	free(s);
+	return err;
+}
+
+/* JSON string of bytes (docs/reporting.md: bytes >= 0x80 as \u00XX) */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static double now(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void iso_time(double t, char *buf, size_t len)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+
+	localtime_r(&s, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S%z", &tm);
+}
+
+/* the events in @trace per name (trace-cmd report); -1 if it failed */
+struct evcount {
+	char name[64];
+	long n;
+};
+
+static int count_events(const char *trace, struct evcount *ev, int nev)
+{
+	char cmd[1200], line[4096];
+	FILE *f;
+	int i, st;
+
+	snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>/dev/null", trace);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		/* comm-pid [cpu] timestamp: event: fields */
+		char *p = strstr(line, "] "), *e;
+
+		if (!p)
+			continue;
+		p += 2;
+		while (*p == ' ')
+			p++;
+		p = strchr(p, ' ');
+		if (!p)
+			continue;
+		while (*p == ' ')
+			p++;
+		e = strchr(p, ':');
+		if (!e)
+			continue;
+		*e = '\0';
+		for (i = 0; i < nev; i++)
+			if (!strcmp(ev[i].name, p))
+				ev[i].n++;
+	}
+	st = pclose(f);
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
+}
+
+/* one or two lines per feature on what to look at, from its reports' JSON */
+static void summarize(const char *dir, const char *f)
+{
+	char p[1024];
+	struct jreport a, b;
+	int i, n;
+
+#define LOAD(r, name) do { \
+		snprintf(p, sizeof(p), "%s/reports/%s/%s.json", dir, f, name); \
+		jreport_load(&(r), p); \
+	} while (0)
+	memset(&b, 0, sizeof(b));
+	if (!strcmp(f, "blocked_on")) {
+		LOAD(a, "stats");
+		LOAD(b, "locks");
+		fprintf(stderr, "  blocked_on: %.0f waits recorded (%.0f shorter than min_wait_us), %d locks\n",
+			jnum(&a, 0, "waits_recorded"), jnum(&a, 0, "waits_shorter_than_min"), jnrows(&b));
+		n = -1;
+		for (i = 0; i < jnrows(&b); i++)
+			if (n < 0 || jnum(&b, i, "total_us") > jnum(&b, n, "total_us"))
+				n = i;
+		if (n >= 0)
+			fprintf(stderr, "    top lock %s%s%s: %.0f waits, %.0f us waited, max %.0f us (reports/blocked_on/locks.txt, chains.txt)\n",
+				jstr(&b, n, "lock"),
+				strcmp(jstr(&b, n, "sym"), jstr(&b, n, "lock")) ? " " : "",
+				strcmp(jstr(&b, n, "sym"), jstr(&b, n, "lock")) ? jstr(&b, n, "sym") : "",
+				jnum(&b, n, "waits"),
+				jnum(&b, n, "total_us"), jnum(&b, n, "max_us"));
+	} else if (!strcmp(f, "signals")) {
+		LOAD(a, "stats");
+		LOAD(b, "tasks");
+		fprintf(stderr, "  signals: %.0f tasks tracked (%.0f dropped), %.0f samples; per task: reports/signals/tasks.txt\n",
+			jnum(&a, 0, "tracked"), jnum(&a, 0, "dropped"), jnum(&a, 0, "samples"));
+	} else if (!strcmp(f, "cpu_signals")) {
+		LOAD(a, "report");
+		fprintf(stderr, "  cpu_signals: util_mean/util_max per CPU:");
+		for (i = 0; i < jnrows(&a); i++)
+			fprintf(stderr, " %.0f:%.0f/%.0f", jnum(&a, i, "cpu"),
+				jnum(&a, i, "util_mean"), jnum(&a, i, "util_max"));
+		fprintf(stderr, " (reports/cpu_signals/report.txt)\n");
+	} else if (!strcmp(f, "overutil")) {
+		static const char * const rules[] = { "mainline", "linger", "idle", "dynamic", "lone", "all" };
+
+		LOAD(a, "report");
+		for (i = 0; i < jnrows(&a); i++)
+			if (!strcmp(jstr(&a, i, "scope"), "system") &&
+			    !strcmp(jstr(&a, i, "metric"), "time_us"))
+				break;
+		fprintf(stderr, "  overutil: system overutilized, us per rule:");
+		for (n = 0; i < jnrows(&a) && n < 6; n++)
+			fprintf(stderr, " %s %.0f", rules[n], jnum(&a, i, rules[n]));
+		fprintf(stderr, " (reports/overutil/report.txt)\n");
+	} else if (!strcmp(f, "dlparams")) {
+		LOAD(a, "stats");
+		fprintf(stderr, "  dlparams: %.0f reads, %.0f ioctls, %.0f publishes (reports/dlparams/stats.txt)\n",
+			jnum(&a, 0, "reads"), jnum(&a, 0, "ioctls"), jnum(&a, 0, "publishes"));
+	} else {
+		fprintf(stderr, "  %s: reports in reports/%s/\n", f, f);
+		memset(&a, 0, sizeof(a));
+	}
+#undef LOAD
+	jfree(&a.doc);
+	jfree(&b.doc);
+}
+
+/* is @dir a directory with something in it (or not a directory at all) */
+static bool dir_unusable(const char *dir)
+{
+	DIR *d;
+	struct dirent *e;
+	bool used = false;
+
+	if (!exists(dir))
+		return false;
+	d = opendir(dir);
+	if (!d)
+		return true;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			used = true;
+	closedir(d);
+	return used;
+}
+
+/* trace-cmd's temporary files left in @dir: "(null).cpuN", "trace.dat.*.cpuN" */
+static void remove_temp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[1024];
+
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, "(null).cpu", 10) &&
+		    !(!strncmp(e->d_name, "trace.dat.", 10) && strstr(e->d_name, ".cpu")))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	if (d)
+		closedir(d);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const char *flist = NULL, *dir = NULL, *tracefs = NULL;
+	char defdir[64], inst[64], p[1024], trace[1024], *tc = NULL, *av;
+	bool record = true;
+	struct fstate *fs = NULL;
+	struct evcount ev[16];
+	int nf = 0, nev = 0, i, j, rc = EX_OK, cmd_at = -1, err, status = 0;
+	int bad = 0, cmd_rc = -1, tc_ok = -1, cstatus = 0;
+	pid_t tc_pid = -1, pid;
+	double t0m = 0, t0 = 0, t1 = 0;
+	struct sigaction sa, old[3];
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct utsname un;
+	FILE *out;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			cmd_at = i + 1;
+			break;
+		} else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--features")) {
+			if (++i == argc)
+				return fail(EX_USAGE, "run: %s needs FEATURE[,FEATURE...]", argv[i - 1]);
+			flist = argv[i];
+		} else if (!strncmp(argv[i], "--features=", 11)) {
+			flist = argv[i] + 11;
+		} else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (++i == argc)
+				return fail(EX_USAGE, "run: %s needs a DIR", argv[i - 1]);
+			dir = argv[i];
+		} else if (!strncmp(argv[i], "--output=", 9)) {
+			dir = argv[i] + 9;
+		} else if (!strcmp(argv[i], "--no-record")) {
+			record = false;
+		} else {
+			return fail(EX_USAGE, "run: unexpected argument '%s' (the command comes after --: schedlab run [-f FEATURE,...] [-o DIR] [--no-record] -- COMMAND ...)",
+				    argv[i]);
+		}
+	}
+	if (cmd_at < 0 || cmd_at >= argc)
+		return fail(EX_USAGE, "run: which command? (schedlab run [-f FEATURE,...] [-o DIR] [--no-record] -- COMMAND ...)");
+	if (flist && !*flist)
+		return fail(EX_USAGE, "run: -f needs FEATURE[,FEATURE...]");
+	if (dir && !*dir)
+		return fail(EX_USAGE, "run: -o needs a DIR");
+	rc = module_loaded();
+	if (rc)
+		return rc;
+
+	/* the features: those named, each known and available; else all available */
+	fs = calloc(64, sizeof(*fs));
+	if (!fs)
+		return fail(EX_OTHER, "out of memory");
+	if (flist) {
+		char *list = strdup(flist), *f, *save = NULL;
+
+		for (f = strtok_r(list, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+			rc = check_feature(f, true);
+			for (j = 0; !rc && j < nf; j++)
+				if (!strcmp(fs[j].name, f))
+					break;
+			if (!rc && j == nf && nf < 64 && strlen(f) < sizeof(fs[0].name))
+				snprintf(fs[nf++].name, sizeof(fs[0].name), "%s", f);
+			if (rc)
+				break;
+		}
+		free(list);
+		if (!rc && !nf)
+			rc = fail(EX_USAGE, "run: -f needs FEATURE[,FEATURE...]");
+		if (rc)
+			goto out_free;
+	} else {
+		struct dirent **ents;
+		int n = scandir(SYSFS, &ents, NULL, alphasort);
+
+		for (i = 0; i < n; i++) {
+			snprintf(p, sizeof(p), SYSFS "/%s/available", ents[i]->d_name);
+			av = ents[i]->d_name[0] == '.' ? NULL : slurp(p, &err);
+			if (av && av[0] == '1' && nf < 64 &&
+			    strlen(ents[i]->d_name) < sizeof(fs[0].name))
+				snprintf(fs[nf++].name, sizeof(fs[0].name), "%s", ents[i]->d_name);
+			free(av);
+			free(ents[i]);
+		}
+		if (n >= 0)
+			free(ents);
+		if (!nf) {
+			rc = fail(EX_UNAVAIL, "run: no feature is available on this kernel (schedlab status says why)");
+			goto out_free;
+		}
+	}
+
+	/* the directory: new, or empty */
+	if (!dir) {
+		time_t t = time(NULL);
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		strftime(defdir, sizeof(defdir), "schedlab-run-%Y%m%d-%H%M%S", &tm);
+		dir = defdir;
+	}
+	if (dir_unusable(dir)) {
+		rc = fail(EX_USAGE, "run: %s exists and is not an empty directory: choose another with -o DIR",
+			  dir);
+		goto out_free;
+	}
+	if (!is_root()) {
+		rc = perm_error("run");
+		goto out_free;
+	}
+	rc = debugfs_ready();
+	if (rc)
+		goto out_free;
+	tracefs = tracefs_dir();
+	if (record) {
+		tc = which("trace-cmd");
+		if (!tc) {
+			rc = fail(EX_OTHER, "run: trace-cmd not found: install it (apt install trace-cmd), or run without recording (--no-record)");
+			goto out_free;
+		}
+		tc = strdup(tc);
+		if (!tracefs) {
+			rc = fail(EX_OTHER, "run: tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing), or use --no-record");
+			goto out_free;
+		}
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		rc = fail(EX_OTHER, "run: mkdir %s: %s", dir, strerror(errno));
+		goto out_free;
+	}
+	snprintf(p, sizeof(p), "%s/reports", dir);
+	if (mkdir(p, 0755)) {
+		rc = fail(EX_OTHER, "run: mkdir %s: %s", p, strerror(errno));
+		goto out_free;
+	}
+	for (i = 0; i < nf; i++) {
+		rc = save_state(&fs[i], tracefs);
+		if (rc)
+			goto out_free;
+		snprintf(p, sizeof(p), "%s/reports/%s", dir, fs[i].name);
+		if (mkdir(p, 0755)) {
+			rc = fail(EX_OTHER, "run: mkdir %s: %s", p, strerror(errno));
+			goto out_free;
+		}
+	}
+
+	/* from here on the state is put back whatever happens */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = run_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	for (i = 0; i < nf && !run_sig; i++) {
+		rc = reset_enable(&fs[i]);
+		if (rc)
+			goto restore;
+	}
+
+	/* recording: trace-cmd into its own instance, the features' events */
+	snprintf(trace, sizeof(trace), "%s/trace.dat", dir);
+	snprintf(inst, sizeof(inst), "schedlab-run-%d", (int)getpid());
+	for (i = 0; i < nf; i++)
+		for (j = 0; j < fs[i].nevents && nev < 16; j++)
+			snprintf(ev[nev].name, sizeof(ev[nev].name), "%s", fs[i].events[j]), ev[nev++].n = 0;
+	if (record && nev && !run_sig) {
+		char *targv[8 + 2 * 16];
+		char evarg[16][80];
+		int k = 0;
+		double deadline;
+
+		targv[k++] = "trace-cmd";
+		targv[k++] = "record";
+		targv[k++] = "-o";
+		targv[k++] = "trace.dat";
+		targv[k++] = "-B";
+		targv[k++] = inst;
+		for (j = 0; j < nev; j++) {
+			snprintf(evarg[j], sizeof(evarg[j]), "schedlab:%s", ev[j].name);
+			targv[k++] = "-e";
+			targv[k++] = evarg[j];
+		}
+		targv[k] = NULL;
+		snprintf(p, sizeof(p), "%s/trace-cmd.log", dir);
+		tc_pid = fork();
+		if (tc_pid < 0) {
+			rc = fail(EX_OTHER, "run: fork: %s", strerror(errno));
+			goto restore;
+		}
+		if (tc_pid == 0) {
+			int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			int nul = open("/dev/null", O_RDONLY);
+
+			/* its own process group: a terminal's ^C is not for it */
+			setpgid(0, 0);
+			/*
+			 * In DIR: trace-cmd before 3.2 writes the top instance's
+			 * temporary files ("(null).cpuN") in its working
+			 * directory even when only -B is recorded.
+			 */
+			for (i = 0; i < 3; i++)
+				sigaction(sigs[i], &old[i], NULL);
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+			}
+			if (nul >= 0)
+				dup2(nul, 0);
+			if (chdir(dir)) {
+				fprintf(stderr, "chdir %s: %s\n", dir, strerror(errno));
+				_exit(127);
+			}
+			execv(tc, targv);
+			fprintf(stderr, "exec %s: %s\n", tc, strerror(errno));
+			_exit(127);
+		}
+		/*
+		 * Ready once its instance's events are enabled and tracing is
+		 * on: trace-cmd clears the instance, enables the events, starts
+		 * its readers, then turns tracing on (trace-record.c).
+		 */
+		deadline = now(CLOCK_MONOTONIC) + 60;
+		for (;;) {
+			bool ready = true;
+			char *s;
+
+			if (waitpid(tc_pid, &status, WNOHANG) == tc_pid) {
+				tc_pid = -1;
+				snprintf(p, sizeof(p), "%s/trace-cmd.log", dir);
+				s = slurp(p, &err);
+				rc = fail(EX_OTHER, "run: trace-cmd record failed (%s/trace-cmd.log):\n%s",
+					  dir, s ? s : "");
+				free(s);
+				goto restore;
+			}
+			snprintf(p, sizeof(p), "%s/instances/%s/tracing_on", tracefs, inst);
+			s = slurp(p, &err);
+			ready = s && s[0] == '1';
+			free(s);
+			for (j = 0; ready && j < nev; j++) {
+				char q[1400];
+
+				snprintf(q, sizeof(q), "%s/instances/%s/events/schedlab/%s/enable",
+					 tracefs, inst, ev[j].name);
+				s = slurp(q, &err);
+				ready = s && s[0] == '1';
+				free(s);
+			}
+			if (ready)
+				break;
+			if (run_sig)
+				goto stop_trace;
+			if (now(CLOCK_MONOTONIC) > deadline) {
+				rc = fail(EX_OTHER, "run: trace-cmd record did not start within 60 s (%s/trace-cmd.log)",
+					  dir);
+				goto stop_trace;
+			}
+			usleep(20000);
+		}
+	}
+
+	/* the command */
+	t0m = now(CLOCK_MONOTONIC);
+	t0 = now(CLOCK_REALTIME);
+	if (!run_sig) {
+		pid = fork();
+		if (pid < 0) {
+			rc = fail(EX_OTHER, "run: fork: %s", strerror(errno));
+			goto stop_trace;
+		}
+		if (pid == 0) {
+			/* the signals schedlab passes on end the command by default */
+			for (i = 0; i < 3; i++)
+				signal(sigs[i], SIG_DFL);
+			execvp(argv[cmd_at], argv + cmd_at);
+			fprintf(stderr, "%s: run: %s: %s\n", prog, argv[cmd_at], strerror(errno));
+			_exit(errno == ENOENT ? 127 : 126);
+		}
+		run_child = pid;
+		/* a signal between fork and here: the handler could not pass it on */
+		if (run_sig)
+			kill(pid, run_sig);
+		while (waitpid(pid, &cstatus, 0) < 0 && errno == EINTR)
+			;
+		run_child = 0;
+		cmd_rc = WIFEXITED(cstatus) ? WEXITSTATUS(cstatus) :
+			WIFSIGNALED(cstatus) ? 128 + WTERMSIG(cstatus) : 1;
+	}
+	t1 = now(CLOCK_MONOTONIC);
+
+stop_trace:
+	if (tc_pid > 0) {
+		kill(tc_pid, SIGINT);
+		while (waitpid(tc_pid, &status, 0) < 0 && errno == EINTR)
+			;
+		tc_ok = WIFEXITED(status) && !WEXITSTATUS(status);
+		/* what a failed trace-cmd left: its instance, temporary files */
+		snprintf(p, sizeof(p), "%s/instances/%s", tracefs, inst);
+		if (exists(p) && rmdir(p))
+			fprintf(stderr, "%s: run: rmdir %s: %s\n", prog, p, strerror(errno));
+		remove_temp(dir);
+		if (!tc_ok) {
+			char *s;
+
+			snprintf(p, sizeof(p), "%s/trace-cmd.log", dir);
+			s = slurp(p, &err);
+			fprintf(stderr, "%s: run: trace-cmd record %s %d (%s):\n%s", prog,
+				WIFEXITED(status) ? "exited" : "killed by signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+				p, s ? s : "");
+			free(s);
+		}
+	}
+	if (!t1)
+		t1 = now(CLOCK_MONOTONIC), t0m = t1, t0 = now(CLOCK_REALTIME);
+
+	/* the reports as the command left them */
+	snprintf(p, sizeof(p), "%s/status.txt", dir);
+	err = copy_file(DBG "/status", p);
+	snprintf(p, sizeof(p), "%s/status.json", dir);
+	if (!err)
+		err = copy_file(DBG "/status.json", p);
+	if (err)
+		fprintf(stderr, "%s: run: saving the status report: %s\n", prog, strerror(err));
+	for (i = 0; i < nf; i++) {
+		char **names = NULL;
+		int n = report_names(fs[i].name, &names);
+
+		for (j = 0; j < n; j++) {
+			char src[1024];
+
+			snprintf(src, sizeof(src), DBG "/%s/%s", fs[i].name, names[j]);
+			snprintf(p, sizeof(p), "%s/reports/%s/%s.txt", dir, fs[i].name, names[j]);
+			err = copy_file(src, p);
+			snprintf(src, sizeof(src), DBG "/%s/%s.json", fs[i].name, names[j]);
+			snprintf(p, sizeof(p), "%s/reports/%s/%s.json", dir, fs[i].name, names[j]);
+			if (!err)
+				err = copy_file(src, p);
+			if (err)
+				fprintf(stderr, "%s: run: saving %s/%s: %s\n", prog, fs[i].name,
+					names[j], strerror(err));
+			free(names[j]);
+		}
+		free(names);
+	}
+
+restore:
+	for (i = nf - 1; i >= 0; i--)
+		bad += restore_state(&fs[i]);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	if (bad) {
+		fprintf(stderr, "%s: run: %d value(s) could not be put back (above)\n", prog, bad);
+		if (!rc)
+			rc = EX_OTHER;
+	}
+	if (rc)
+		goto out_free;
+
+	/* what was recorded, run.json, the summary */
+	if (tc_ok > 0 && count_events(trace, ev, nev))
+		fprintf(stderr, "%s: run: trace-cmd report could not read %s\n", prog, trace);
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	out = fopen(p, "w");
+	if (out) {
+		char ts0[64], ts1[64];
+		int vr;
+		char *ver = slurp(SYSFS "/version", &vr);
+
+		iso_time(t0, ts0, sizeof(ts0));
+		iso_time(t0 + (t1 - t0m), ts1, sizeof(ts1));
+		fprintf(out, "{\"schema\": 1,\n \"command\": [");
+		for (i = cmd_at; i < argc; i++) {
+			if (i > cmd_at)
+				fputs(", ", out);
+			json_str(out, argv[i]);
+		}
+		fprintf(out, "],\n \"exit_status\": ");
+		if (cmd_rc >= 0 && WIFEXITED(cstatus))
+			fprintf(out, "%d", cmd_rc);
+		else
+			fputs("null", out);
+		fprintf(out, ",\n \"signal\": ");
+		if (cmd_rc >= 0 && WIFSIGNALED(cstatus))
+			fprintf(out, "%d", WTERMSIG(cstatus));
+		else
+			fputs("null", out);
+		fprintf(out, ",\n \"interrupted_by\": ");
+		if (run_sig)
+			fprintf(out, "%d", (int)run_sig);
+		else
+			fputs("null", out);
+		fprintf(out, ",\n \"exit_code\": %d", cmd_rc >= 0 ? cmd_rc : 128 + (int)run_sig);
+		fprintf(out, ",\n \"start\": \"%s\", \"end\": \"%s\", \"start_unix\": %.6f, \"duration_s\": %.6f",
+			ts0, ts1, t0, t1 - t0m);
+		uname(&un);
+		fprintf(out, ",\n \"kernel_release\": ");
+		json_str(out, un.release);
+		fprintf(out, ",\n \"schedlab_version\": ");
+		if (ver) {
+			chomp(ver);
+			json_str(out, ver);
+		} else {
+			fputs("null", out);
+		}
+		free(ver);
+		fprintf(out, ",\n \"features\": [");
+		for (i = 0; i < nf; i++)
+			fprintf(out, "%s\"%s\"", i ? ", " : "", fs[i].name);
+		fprintf(out, "],\n \"trace\": %s,\n \"events\": {",
+			tc_ok > 0 ? "\"trace.dat\"" : "null");
+		for (j = 0; tc_ok > 0 && j < nev; j++)
+			fprintf(out, "%s\"schedlab:%s\": %ld", j ? ", " : "", ev[j].name, ev[j].n);
+		fprintf(out, "},\n \"reports\": \"reports\"}\n");
+		if (fclose(out))
+			fprintf(stderr, "%s: run: writing %s: %s\n", prog, p, strerror(errno));
+	} else {
+		fprintf(stderr, "%s: run: %s: %s\n", prog, p, strerror(errno));
+	}
+
+	fprintf(stderr, "%s: run: ", prog);
+	if (cmd_rc < 0)
+		fprintf(stderr, "interrupted (signal %d) before the command started", (int)run_sig);
+	else if (WIFSIGNALED(cstatus))
+		fprintf(stderr, "%s killed by signal %d after %.2f s", argv[cmd_at],
+			WTERMSIG(cstatus), t1 - t0m);
+	else
+		fprintf(stderr, "%s exited %d after %.2f s", argv[cmd_at], cmd_rc, t1 - t0m);
+	fprintf(stderr, "; results in %s/ (run.json, reports/%s)\n", dir,
+		tc_ok > 0 ? ", trace.dat" : "");
+	if (tc_ok > 0) {
+		fprintf(stderr, "  events in trace.dat (trace-cmd report -i %s):", trace);
+		for (j = 0; j < nev; j++)
+			fprintf(stderr, " %s %ld", ev[j].name, ev[j].n);
+		fputc('\n', stderr);
+	} else if (!record) {
+		fprintf(stderr, "  not recorded (--no-record)\n");
+	} else if (!nev) {
+		fprintf(stderr, "  not recorded: the features selected have no events\n");
+	}
+	for (i = 0; i < nf; i++)
+		summarize(dir, fs[i].name);
+	rc = cmd_rc >= 0 ? cmd_rc : 128 + run_sig;
+
+out_free:
+	for (i = 0; i < nf; i++) {
+		for (j = 0; j < fs[i].nparam; j++) {
+			free(fs[i].param[j]);
+			free(fs[i].val[j]);
+		}
+		free(fs[i].param);
+		free(fs[i].val);
+	}
+	free(fs);
+	free(tc);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -635,6 +1759,8 @@ int main(int argc, char **argv)
 		return cmd_reset(argc - 2, argv + 2);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 2, argv + 2);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argc - 2, argv + 2);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
 	return usage(stderr, EX_USAGE);
 }
