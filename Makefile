@@ -10,6 +10,8 @@
 #   make check       every test: host unit tests, DKMS, then the in-guest
 #                    suite on each stock kernel and the reliability suite on
 #                    the debug kernel (KERNELS="lab-debug 6.1 6.12 7")
+#   make install     the schedlab command, its man page and bash completion
+#                    under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean
 #
 # The VM targets install what they need through scripts/setup-host.sh (apt,
@@ -18,6 +20,7 @@
 CC ?= cc
 HOST_CFLAGS := -O2 -g -Wall -Wextra -Werror
 HOSTBIN := build/host
+PREFIX ?= /usr/local
 TOOLS := $(HOSTBIN)/btf_layout $(HOSTBIN)/ctxswitch $(HOSTBIN)/dlparams_check $(HOSTBIN)/pelt \
 	$(HOSTBIN)/dl_control_loop $(HOSTBIN)/dl_worker_pool $(HOSTBIN)/dlparams_bench \
 	$(HOSTBIN)/sl_load $(HOSTBIN)/signals_check $(HOSTBIN)/rename_loop \
@@ -87,6 +90,16 @@ $(HOSTBIN)/dlparams_bench: tools/bench/dlparams_bench.c tools/lib/dl_util.h tool
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -Iinclude/uapi -o $@ $< tools/lib/dlparams.c
 
+install: $(HOSTBIN)/schedlab
+	install -D -m 755 $(HOSTBIN)/schedlab $(DESTDIR)$(PREFIX)/bin/schedlab
+	install -D -m 644 docs/schedlab.1 $(DESTDIR)$(PREFIX)/share/man/man1/schedlab.1
+	install -D -m 644 tools/schedlab/schedlab.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/schedlab
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/schedlab $(DESTDIR)$(PREFIX)/share/man/man1/schedlab.1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/schedlab
+
 check:
 	bash scripts/check.sh $(KERNELS)
 
@@ -100,4 +113,4 @@ clean:
 	-$(MAKE) -C module clean 2>/dev/null
 	rm -rf build module/generated
 
-.PHONY: all module tools check demo bench clean
+.PHONY: all module tools install uninstall check demo bench clean

@@ -51,6 +51,14 @@ load
 ok loaded "module loaded"
 
 # --- features off: a run leaves every value as it was -------------------------
+# and the top-level trace buffer alone: an event of its own on, a marker
+# written before the run still there after it
+ev=$TRACING/events/sched/sched_process_exit/enable
+ev0=$(<$ev)
+echo 1 >$ev
+echo "t91-marker-$$" >$TRACING/trace_marker
+top() { echo "$(<$TRACING/tracing_on) $(<$ev) $(<$TRACING/current_tracer) $(<$TRACING/buffer_size_kb)"; }
+top0=$(top)
 s0=$(state)
 t=$(date +%s)
 run run -o $tmp/r1 -- sleep 1
@@ -59,6 +67,9 @@ diag "$(($(date +%s) - t)) s; the summary:"
 diagl "$err"
 is "$(state)" "$s0" "every sysfs value of every feature as before (all were off)"
 is "$(instances)" "" "trace-cmd's instance is gone"
+is "$(top)" "$top0" "the top-level buffer's tracing_on, event, tracer and size as before ($top0)"
+ok "grep -q 't91-marker-$$' $TRACING/trace" "the top-level buffer still holds what it had"
+echo "$ev0" >$ev
 ok "grep -q 'sleep exited 0 after' <<<\"\$err\" && grep -q 'events in trace.dat' <<<\"\$err\"" \
 	"the summary says how the command ended and what was recorded"
 

@@ -1146,11 +1146,23 @@ struct evcount {
 
 static int count_events(const char *trace, struct evcount *ev, int nev)
 {
-	char cmd[1200], line[4096];
+	char cmd[4200], line[4096];
+	const char *t;
+	size_t k;
 	FILE *f;
 	int i, st;
 
-	snprintf(cmd, sizeof(cmd), "trace-cmd report -i '%s' 2>/dev/null", trace);
+	/* the file name single-quoted for sh: ' as '\'' */
+	k = snprintf(cmd, sizeof(cmd), "trace-cmd report -i '");
+	for (t = trace; *t && k < sizeof(cmd) - 32; t++) {
+		if (*t == '\'') {
+			memcpy(cmd + k, "'\\''", 4);
+			k += 4;
+		} else {
+			cmd[k++] = *t;
+		}
+	}
+	snprintf(cmd + k, sizeof(cmd) - k, "' 2>/dev/null");
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
