@@ -201,6 +201,9 @@ for d in $SYS/*/available; do
 	expect 3 "unavailable on this kernel" "run -f $f (unavailable)"
 done
 [ $nun = 0 ] && skip "run -f an unavailable feature: exit 3" "every feature is available on $(uname -r)"
+err=$(PATH=/nonexistent "$SL" run -o $tmp/r7 -- /bin/true 2>&1); rc=$?
+expect 5 "trace-cmd not found: install it (apt install trace-cmd)" "run without trace-cmd"
+ok "[ ! -e $tmp/r7 ]" "without trace-cmd: no directory made"
 err=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups $SL_NOBODY run -o /tmp/t91-nobody -- true 2>&1); rc=$?
 expect 4 "permission denied.*root" "as nobody: schedlab run"
 ok "[ ! -e /tmp/t91-nobody ]" "as nobody: no directory made"

@@ -1489,11 +1489,6 @@ static int cmd_run(int argc, char **argv)
 
 			/* its own process group: a terminal's ^C is not for it */
 			setpgid(0, 0);
-			/*
-			 * In DIR: trace-cmd before 3.2 writes the top instance's
-			 * temporary files ("(null).cpuN") in its working
-			 * directory even when only -B is recorded.
-			 */
 			for (i = 0; i < 3; i++)
 				sigaction(sigs[i], &old[i], NULL);
 			if (fd >= 0) {
@@ -1502,6 +1497,12 @@ static int cmd_run(int argc, char **argv)
 			}
 			if (nul >= 0)
 				dup2(nul, 0);
+			/*
+			 * In DIR: trace-cmd before 3.2 writes the top instance's
+			 * temporary files ("(null).cpuN") in its working
+			 * directory even when only -B is recorded (and fails
+			 * where that is read-only).
+			 */
 			if (chdir(dir)) {
 				fprintf(stderr, "chdir %s: %s\n", dir, strerror(errno));
 				_exit(127);
@@ -1527,6 +1528,10 @@ static int cmd_run(int argc, char **argv)
 				rc = fail(EX_OTHER, "run: trace-cmd record failed (%s/trace-cmd.log):\n%s",
 					  dir, s ? s : "");
 				free(s);
+				snprintf(p, sizeof(p), "%s/instances/%s", tracefs, inst);
+				if (exists(p))
+					rmdir(p);
+				remove_temp(dir);
 				goto restore;
 			}
 			snprintf(p, sizeof(p), "%s/instances/%s/tracing_on", tracefs, inst);
