@@ -115,15 +115,18 @@ diagl "$(<$tmp/r4.err)"
 nev=-1
 if available blocked_on; then
 	mkdir -p $tmp/ren
-	run run -f blocked_on -o $tmp/r5 -- sh -c "for i in 1 2 3; do $HOSTBIN/rename_loop $tmp/ren 2 >/dev/null & done; wait"
-	is "$rc" 0 "run -f blocked_on -- 3 rename_loops: exit 0"
+	# four movers of directories across parents: the rename mutex
+	run run -f blocked_on -o $tmp/r5 -- sh -c "for i in 1 2 3 4; do $HOSTBIN/rename_loop $tmp/ren 3 >$tmp/ren.\$i 2>&1 & done; wait"
+	is "$rc" 0 "run -f blocked_on -- 4 rename_loops: exit 0"
 	diagl "$err"
+	diag "renames: $(cat $tmp/ren.? | grep renames | paste -sd' ')"
 	# counted independently of schedlab: trace-cmd report's lines per event
 	trace-cmd report -i $tmp/r5/trace.dat >$tmp/r5.txt 2>$tmp/r5.rerr
 	is "$?" 0 "trace-cmd report reads r5/trace.dat"
 	nev=$(grep -c ' mutex_wait_begin:' $tmp/r5.txt)
 	nend=$(grep -c ' mutex_wait_end:' $tmp/r5.txt)
 	ok "[ $nev -gt 0 ] && [ $nend -gt 0 ]" "it holds schedlab:mutex_wait_begin/end events ($nev/$nend)"
+	[ "$nev" -gt 0 ] || diagl "$(cat $tmp/ren.? $tmp/r5/reports/blocked_on/stats.txt)"
 	is "$(grep -v ' mutex_wait_begin:\| mutex_wait_end:' $tmp/r5.txt | grep -c '\] *[0-9.]*: ')" 0 \
 		"and no other event (only the selected features' events)"
 	is "$(state)" "$s1" "every value as before (blocked_on off again, min_wait_us kept)"
