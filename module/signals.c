@@ -93,6 +93,14 @@ struct sig_task {
 
 /* parameters */
 static s64 sample_ms = 20;
+/*
+ * Whether the signals_task event is also written at every dequeue of a
+ * tracked task (kind "dequeue"), not only at the sampler's ticks. Off by
+ * default: one event per dequeue is one ring-buffer write per voluntary
+ * context switch (about 23% of a switch in the ping-pong benchmark,
+ * docs/signals.md), where the samples cost a walk every sample_ms.
+ */
+static s64 dequeue_events;
 static s64 check_model_on;
 static s64 max_tasks = 2048;
 static s64 filter_pid;
@@ -409,7 +417,7 @@ static __always_inline void task_event(struct task_struct *p, u64 now,
 	write_seqcount_end(&e->seq);
 	if (state == SL_TASK_SLEEPING) {
 		this_cpu_inc(sig_stats.dequeues);
-		if (trace_signals_task_enabled())
+		if (trace_signals_task_enabled() && READ_ONCE(dequeue_events))
 			dequeue_event(e, p, now, mclock, cpu);
 	}
 }
@@ -1165,6 +1173,11 @@ static const struct sl_param signals_params[] = {
 		.name = "sample_ms",
 		.help = "period of the signals_task/signals_cpu sample events",
 		.value = &sample_ms, .min = 1, .max = 10000, .live = true,
+	},
+	{
+		.name = "dequeue_events",
+		.help = "also write a signals_task event at every dequeue of a tracked task (1), not only at samples (0)",
+		.value = &dequeue_events, .min = 0, .max = 1, .live = true,
 	},
 	{
 		.name = "check_model",

@@ -83,10 +83,16 @@ ctx_set() {	# ctx_set CASE 0|1
 		echo "$2" > $TRACING/events/schedlab/signals_task/enable
 		echo "$2" > $TRACING/events/schedlab/signals_cpu/enable
 		echo "$2" > /sys/kernel/schedlab/signals/enabled ;;
+	signals+deq)	# as signals+trace, with an event at every dequeue too
+		echo "$2" > /sys/kernel/schedlab/signals/dequeue_events
+		ctx_set signals+trace "$2" ;;
 	all)	# every feature this kernel has, at once
 		for f in /sys/kernel/schedlab/*/; do
 			[ "$(cut -c1 "$f/available")" = 1 ] && echo "$2" > "$f/enabled"
 		done ;;
+	all+trace)	# every feature and every schedlab event: what a recording run writes
+		ctx_set all "$2"
+		echo "$2" > $TRACING/events/schedlab/enable ;;
 	*)	echo "$2" > "/sys/kernel/schedlab/$1/enabled" ;;
 	esac
 	sleep 0.2	# let the toggle's own work (RCU, text patching) settle
@@ -156,13 +162,15 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
-	for c in dlparams signals signals+trace overutil blocked_on all; do
+	for c in dlparams signals signals+trace signals+deq overutil blocked_on all all+trace; do
 		ab_bench $c 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-$c.json"
 		print_row "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done
 	bpf_bench 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-bpftrace.json"
 	print_row "$SCHEDLAB_RESULTS/ctx-bpftrace.json"
-	echo "# signals+trace: signals with its schedlab:signals_task/signals_cpu events recorded (sampler every sample_ms)"
+	echo "# signals+trace: signals with its schedlab:signals_task/signals_cpu events written to the ring buffer (samples every sample_ms)"
+	echo "# signals+deq: the same with dequeue_events=1 (an event at every dequeue of a tracked task, the old default)"
+	echo "# all+trace: every available feature and every schedlab:* event, as a recording run has them"
 	echo "# bpftrace: the independent blocked_on observer $BPF_OBSERVER (10 rounds off, 10 observed, 10 off)"
 } >"$out" 2>&1
 rmmod schedlab

@@ -67,16 +67,27 @@ echo 0 > $TRACING/tracing_on
 echo > $TRACING/trace
 echo 1 > $TRACING/events/schedlab/signals_task/enable
 echo 1 > $TRACING/events/schedlab/signals_cpu/enable
+# by default, samples only: no event at the task's dequeues
+is "$(<$SYS/signals/dequeue_events)" 0 "dequeue_events is off by default"
 echo 1 > $TRACING/tracing_on
 taskset -c 1 "$LOADBIN" -n sl_traced duty 5 20 400
 echo 0 > $TRACING/tracing_on
+nd0=$(grep -c 'signals_task: dequeue pid=[0-9]* comm=sl_traced' $TRACING/trace)
+ns0=$(grep -c 'signals_task: sample pid=[0-9]* comm=sl_traced' $TRACING/trace)
+ok '[ "$nd0" = 0 ] && [ "$ns0" -ge 5 ]' "dequeue_events=0: sample events ($ns0) and no dequeue event ($nd0)"
+echo > $TRACING/trace
+echo 1 > $SYS/signals/dequeue_events
+echo 1 > $TRACING/tracing_on
+taskset -c 1 "$LOADBIN" -n sl_traced duty 5 20 400
+echo 0 > $TRACING/tracing_on
+echo 0 > $SYS/signals/dequeue_events
 echo 0 > $TRACING/events/schedlab/enable
 nd=$(grep -c 'signals_task: dequeue pid=[0-9]* comm=sl_traced' $TRACING/trace)
 ns=$(grep -c 'signals_task: sample pid=[0-9]* comm=sl_traced' $TRACING/trace)
 nc=$(grep -c 'signals_cpu: cpu=1 ' $TRACING/trace)
 diag "$(grep -m1 'signals_task: dequeue pid=[0-9]* comm=sl_traced' $TRACING/trace)"
 diag "$(grep -m1 'signals_cpu: cpu=1 ' $TRACING/trace)"
-ok '[ "$nd" -ge 10 ]' "a dequeue event per period of the traced task ($nd in 400 ms at 20 ms)"
+ok '[ "$nd" -ge 10 ]' "dequeue_events=1: a dequeue event per period of the traced task ($nd in 400 ms at 20 ms)"
 ok '[ "$ns" -ge 5 ] && [ "$nc" -ge 5 ]' "sample events every sample_ms for the task ($ns) and CPU 1 ($nc)"
 ok 'grep -q "util_avg=[0-9]* util_est=[-0-9]* model=[0-9]* util_burst=[0-9]* waiting_avg=[0-9]* time_util=[0-9]*" $TRACING/trace' \
 	"one event carries all signals side by side"
