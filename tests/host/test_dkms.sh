@@ -34,6 +34,14 @@ ko=$(find "/var/lib/dkms/schedlab/$ver/$kver" -name 'schedlab.ko*' 2>/dev/null |
 ok '[ -n "$ko" ]' "dkms produced schedlab.ko ($ko)"
 is "$(modinfo -F vermagic "$ko" 2>/dev/null | awk '{print $1}')" "$kver" "its vermagic names $kver"
 ok 'dkms status schedlab 2>/dev/null | grep -q "$kver.*built"' "dkms status says built for $kver"
+# the README's step for the command, from the same source tree
+dest=$(mktemp -d)
+ok 'make -C "/usr/src/schedlab-$ver" install DESTDIR="$dest" >/tmp/dkms-cli.log 2>&1' \
+	"make -C /usr/src/schedlab-$ver install (the schedlab command, DESTDIR=$dest)"
+ok '[ -f "$dest/usr/local/share/man/man1/schedlab.1" ] && [ -f "$dest/usr/local/share/bash-completion/completions/schedlab" ]' \
+	"the man page and the bash completion installed"
+ok '"$dest/usr/local/bin/schedlab" help | grep -q "^usage: schedlab"' "the installed schedlab runs (help)"
+rm -rf "$dest"
 ok 'dkms remove "schedlab/$ver" --all >/dev/null 2>&1' "dkms remove"
 rm -rf "/usr/src/schedlab-$ver"
 done_testing
