@@ -38,9 +38,14 @@ $(HOSTBIN)/btf_layout: tools/btf-layout/btf_layout.c
 	@mkdir -p $(HOSTBIN)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
+# libtracecmd (Debian: libtracecmd-dev) reads the recorded trace.dat
+TRACECMD_FLAGS = $(shell pkg-config --cflags --libs libtracecmd 2>/dev/null || \
+	echo "-I/usr/include/trace-cmd -I/usr/include/tracefs -I/usr/include/traceevent -ltracecmd -ltracefs -ltraceevent")
 $(HOSTBIN)/schedlab: tools/schedlab/schedlab.c
 	@mkdir -p $(HOSTBIN)
-	$(CC) $(HOST_CFLAGS) -o $@ $<
+	@[ -f /usr/include/trace-cmd/trace-cmd.h ] || pkg-config --exists libtracecmd || \
+		{ echo "schedlab (the command) needs libtracecmd: apt install libtracecmd-dev" >&2; exit 1; }
+	$(CC) $(HOST_CFLAGS) -o $@ $< $(TRACECMD_FLAGS)
 
 $(HOSTBIN)/ctxswitch: tools/bench/ctxswitch.c
 	@mkdir -p $(HOSTBIN)

@@ -49,7 +49,7 @@ pkgs=(
 	dkms
 	python3
 	zstd xz-utils
-	trace-cmd
+	trace-cmd libtracecmd-dev	# schedlab run: reads trace.dat
 	gnuplot-nox		# signals-plot.sh, overutil-run.sh
 	rt-app			# overutil workloads (scripts/workloads/)
 	bpftrace		# blocked_on's independent observer (scripts/bpftrace/)

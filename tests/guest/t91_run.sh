@@ -167,6 +167,7 @@ for r in ("r1", "r2", "r4", "r5"):
     if r == "r5":
         out(r, "events", run["events"].get("schedlab:mutex_wait_begin"),
             run["events"].get("schedlab:mutex_wait_end"))
+        out(r, "lost", run.get("events_lost"))
 PY
 diagl "$(<$tmp/py.out)"
 avail=$(for d in $SYS/*/available; do f=${d%/available}; available ${f##*/} && echo ${f##*/}; done | paste -sd,)
@@ -181,6 +182,9 @@ is "$(line r4 run)" '["sleep", "30"] None 2 2 130 trace.dat '"$avail"' status Tr
 if [ "$nev" != -1 ]; then
 	is "$(line r5 reports | cut -d' ' -f2-3)" "bad 0" "r5: blocked_on's reports' JSON parses"
 	is "$(line r5 events)" "$nev $nend" "r5/run.json counts the events trace-cmd report shows ($nev begin, $nend end)"
+	# the drops trace-cmd report shows ("CPU:N [LOST M EVENTS]"), summed
+	lost=$(grep -oE 'LOST [0-9]+ EVENTS' $tmp/r5.txt | awk '{ s += $2 } END { print s + 0 }')
+	is "$(line r5 lost)" "$lost" "r5/run.json's events_lost is what trace-cmd report shows lost ($lost)"
 	ok "grep -q 'top lock' <<<\"\$err\"" "the summary names blocked_on's top lock"
 fi
 

@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <trace-cmd.h>
+
 #define EX_OK		0
 #define EX_USAGE	1
 #define EX_NOMODULE	2
@@ -1138,58 +1140,62 @@ static void iso_time(double t, char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%S%z", &tm);
 }
 
-/* the events in @trace per name (trace-cmd report); -1 if it failed */
+/* the events in @trace per name, read with libtracecmd; -1 if it failed */
 struct evcount {
 	char name[64];
 	long n;
 };
 
-static int count_events(const char *trace, struct evcount *ev, int nev)
+struct count_ctx {
+	struct evcount *ev;
+	int nev;
+	long missed;		/* events the ring buffer dropped, where counted */
+	bool missed_unknown;	/* a drop whose size the buffer did not keep */
+};
+
+static int count_one(struct tracecmd_input *h, struct tep_record *rec,
+		     int cpu __attribute__((unused)), void *data)
 {
-	char cmd[4200], line[4096];
-	const char *t;
-	size_t k;
-	FILE *f;
-	int i, st;
+	struct count_ctx *c = data;
+	struct tep_event *e = tep_find_event_by_record(tracecmd_get_tep(h), rec);
+	int i;
 
-	/* the file name single-quoted for sh: ' as '\'' */
-	k = snprintf(cmd, sizeof(cmd), "trace-cmd report -i '");
-	for (t = trace; *t && k < sizeof(cmd) - 32; t++) {
-		if (*t == '\'') {
-			memcpy(cmd + k, "'\\''", 4);
-			k += 4;
-		} else {
-			cmd[k++] = *t;
+	if (!e)
+		return 0;
+	for (i = 0; i < c->nev; i++)
+		if (!strcmp(c->ev[i].name, e->name)) {
+			c->ev[i].n++;
+			break;
 		}
-	}
-	snprintf(cmd + k, sizeof(cmd) - k, "' 2>/dev/null");
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		/* comm-pid [cpu] timestamp: event: fields */
-		char *p = strstr(line, "] "), *e;
+	return 0;
+}
 
-		if (!p)
-			continue;
-		p += 2;
-		while (*p == ' ')
-			p++;
-		p = strchr(p, ' ');
-		if (!p)
-			continue;
-		while (*p == ' ')
-			p++;
-		e = strchr(p, ':');
-		if (!e)
-			continue;
-		*e = '\0';
-		for (i = 0; i < nev; i++)
-			if (!strcmp(ev[i].name, p))
-				ev[i].n++;
-	}
-	st = pclose(f);
-	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
+static int count_missed(struct tracecmd_input *h __attribute__((unused)),
+			struct tep_event *e __attribute__((unused)), struct tep_record *rec,
+			int cpu __attribute__((unused)), void *data)
+{
+	struct count_ctx *c = data;
+
+	if (rec->missed_events > 0)
+		c->missed += rec->missed_events;
+	else if (rec->missed_events < 0)
+		c->missed_unknown = true;
+	return 0;
+}
+
+static int count_events(const char *trace, struct count_ctx *c)
+{
+	struct tracecmd_input *h;
+	int ret;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(trace, 0);
+	if (!h)
+		return -1;
+	tracecmd_follow_missed_events(h, count_missed, c);
+	ret = tracecmd_iterate_events(h, NULL, 0, count_one, c);
+	tracecmd_close(h);
+	return ret < 0 ? -1 : 0;
 }
 
 /* one or two lines per feature on what to look at, from its reports' JSON */
@@ -1301,6 +1307,7 @@ static int cmd_run(int argc, char **argv)
 	bool record = true;
 	struct fstate *fs = NULL;
 	struct evcount ev[16];
+	struct count_ctx cc = { 0 };
 	int nf = 0, nev = 0, i, j, rc = EX_OK, cmd_at = -1, err, status = 0;
 	int bad = 0, cmd_rc = -1, tc_ok = -1, cstatus = 0;
 	pid_t tc_pid = -1, pid;
@@ -1659,8 +1666,10 @@ restore:
 		goto out_free;
 
 	/* what was recorded, run.json, the summary */
-	if (tc_ok > 0 && count_events(trace, ev, nev))
-		fprintf(stderr, "%s: run: trace-cmd report could not read %s\n", prog, trace);
+	cc.ev = ev;
+	cc.nev = nev;
+	if (tc_ok > 0 && count_events(trace, &cc))
+		fprintf(stderr, "%s: run: libtracecmd could not read %s\n", prog, trace);
 	snprintf(p, sizeof(p), "%s/run.json", dir);
 	out = fopen(p, "w");
 	if (out) {
@@ -1712,7 +1721,12 @@ restore:
 			tc_ok > 0 ? "\"trace.dat\"" : "null");
 		for (j = 0; tc_ok > 0 && j < nev; j++)
 			fprintf(out, "%s\"schedlab:%s\": %ld", j ? ", " : "", ev[j].name, ev[j].n);
-		fprintf(out, "},\n \"reports\": \"reports\"}\n");
+		fprintf(out, "},\n \"events_lost\": ");
+		if (tc_ok > 0 && !cc.missed_unknown)
+			fprintf(out, "%ld", cc.missed);
+		else
+			fputs("null", out);
+		fprintf(out, ",\n \"reports\": \"reports\"}\n");
 		if (fclose(out))
 			fprintf(stderr, "%s: run: writing %s: %s\n", prog, p, strerror(errno));
 	} else {
@@ -1734,6 +1748,9 @@ restore:
 		for (j = 0; j < nev; j++)
 			fprintf(stderr, " %s %ld", ev[j].name, ev[j].n);
 		fputc('\n', stderr);
+		if (cc.missed || cc.missed_unknown)
+			fprintf(stderr, "  lost: %s%ld events the ring buffer dropped (a bigger buffer: trace-cmd's -b)\n",
+				cc.missed_unknown ? "at least " : "", cc.missed);
 	} else if (!record) {
 		fprintf(stderr, "  not recorded (--no-record)\n");
 	} else if (!nev) {
