@@ -1183,19 +1183,40 @@ static int count_missed(struct tracecmd_input *h __attribute__((unused)),
 	return 0;
 }
 
+/* one buffer's records; the file's top buffer or one of its instances */
+static int count_buffer(struct tracecmd_input *h, struct count_ctx *c)
+{
+	tracecmd_follow_missed_events(h, count_missed, c);
+	return tracecmd_iterate_events(h, NULL, 0, count_one, c) < 0 ? -1 : 0;
+}
+
+/*
+ * Every buffer of the file: run records into its own tracefs instance,
+ * which trace-cmd saves as a buffer instance of trace.dat beside an
+ * (empty) top buffer.
+ */
 static int count_events(const char *trace, struct count_ctx *c)
 {
-	struct tracecmd_input *h;
-	int ret;
+	struct tracecmd_input *h, *b;
+	int ret, i, n;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(trace, 0);
 	if (!h)
 		return -1;
-	tracecmd_follow_missed_events(h, count_missed, c);
-	ret = tracecmd_iterate_events(h, NULL, 0, count_one, c);
+	ret = count_buffer(h, c);
+	n = tracecmd_buffer_instances(h);
+	for (i = 0; !ret && i < n; i++) {
+		b = tracecmd_buffer_instance_handle(h, i);
+		if (!b) {
+			ret = -1;
+			break;
+		}
+		ret = count_buffer(b, c);
+		tracecmd_close(b);
+	}
 	tracecmd_close(h);
-	return ret < 0 ? -1 : 0;
+	return ret;
 }
 
 /* one or two lines per feature on what to look at, from its reports' JSON */
