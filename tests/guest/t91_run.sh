@@ -56,6 +56,10 @@ ok loaded "module loaded"
 ev=$TRACING/events/sched/sched_process_exit/enable
 ev0=$(<$ev)
 echo 1 >$ev
+# the marker needs the top-level buffer on (an earlier test may have
+# turned it off: t60 does)
+on0=$(<$TRACING/tracing_on)
+echo 1 >$TRACING/tracing_on
 echo "t91-marker-$$" >$TRACING/trace_marker
 top() { echo "$(<$TRACING/tracing_on) $(<$ev) $(<$TRACING/current_tracer) $(<$TRACING/buffer_size_kb)"; }
 top0=$(top)
@@ -70,6 +74,7 @@ is "$(instances)" "" "trace-cmd's instance is gone"
 is "$(top)" "$top0" "the top-level buffer's tracing_on, event, tracer and size as before ($top0)"
 ok "grep -q 't91-marker-$$' $TRACING/trace" "the top-level buffer still holds what it had"
 echo "$ev0" >$ev
+echo "$on0" >$TRACING/tracing_on
 ok "grep -q 'sleep exited 0 after' <<<\"\$err\" && grep -q 'events in trace.dat' <<<\"\$err\"" \
 	"the summary says how the command ended and what was recorded"
 
