@@ -258,6 +258,27 @@ static bool is_root(void)
 	return geteuid() == 0;
 }
 
+/*
+ * The checks a subcommand makes before it touches anything, in the order
+ * whose messages help most: the module is loaded, feature @f (NULL: none)
+ * exists (and is available, with @need_available), the caller is root
+ * (@need_root), debugfs is mounted and readable (@need_debugfs). 0, or the
+ * exit code of the first that fails (its message printed).
+ */
+static int preflight(const char *cmd, const char *f, bool need_available,
+		     bool need_root, bool need_debugfs)
+{
+	int rc = module_loaded();
+
+	if (!rc && f)
+		rc = check_feature(f, need_available);
+	if (!rc && need_root && !is_root())
+		rc = perm_error(cmd);
+	if (!rc && need_debugfs)
+		rc = debugfs_ready();
+	return rc;
+}
+
 /* the exit code for a failed write of @val to @path */
 static int write_error(const char *path, const char *val, int err)
 {
@@ -292,12 +313,7 @@ static int cmd_status(int argc, char **argv)
 		else
 			return fail(EX_USAGE, "status: unexpected argument '%s'", argv[i]);
 	}
-	rc = module_loaded();
-	if (rc)
-		return rc;
-	if (!is_root())
-		return perm_error("status");
-	rc = debugfs_ready();
+	rc = preflight("status", NULL, false, true, true);
 	if (rc)
 		return rc;
 	s = slurp(json ? DBG "/status.json" : DBG "/status", &err);
@@ -325,10 +341,7 @@ static int cmd_enable(int argc, char **argv)
 	if (argc < 1)
 		return fail(EX_USAGE, "enable: which feature? (schedlab enable FEATURE [PARAM=VALUE ...])");
 	f = argv[0];
-	rc = module_loaded();
-	if (rc)
-		return rc;
-	rc = check_feature(f, true);
+	rc = preflight("enable", f, true, false, false);
 	if (rc)
 		return rc;
 	pw = calloc(argc, sizeof(*pw));
@@ -407,14 +420,9 @@ static int cmd_disable(int argc, char **argv)
 
 	if (argc != 1)
 		return fail(EX_USAGE, "disable: exactly one FEATURE");
-	rc = module_loaded();
+	rc = preflight("disable", argv[0], false, true, false);
 	if (rc)
 		return rc;
-	rc = check_feature(argv[0], false);
-	if (rc)
-		return rc;
-	if (!is_root())
-		return perm_error("disable");
 	snprintf(p, sizeof(p), SYSFS "/%s/enabled", argv[0]);
 	err = put(p, "0");
 	return err ? write_error(p, "0", err) : EX_OK;
@@ -478,21 +486,11 @@ static int cmd_reset(int argc, char **argv)
 
 	if (argc != 1)
 		return fail(EX_USAGE, "reset: exactly one FEATURE, or all");
-	rc = module_loaded();
-	if (rc)
-		return rc;
 	if (strcmp(argv[0], "all")) {
-		rc = check_feature(argv[0], true);
-		if (rc)
-			return rc;
-		if (!is_root())
-			return perm_error("reset");
-		rc = debugfs_ready();
+		rc = preflight("reset", argv[0], true, true, true);
 		return rc ? rc : reset_one(argv[0]);
 	}
-	if (!is_root())
-		return perm_error("reset");
-	rc = debugfs_ready();
+	rc = preflight("reset", NULL, false, true, true);
 	if (rc)
 		return rc;
 	d = opendir(SYSFS);
@@ -585,15 +583,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (!f)
 		return fail(EX_USAGE, "report: which feature? (schedlab report FEATURE [NAME] [--json])");
-	rc = module_loaded();
-	if (rc)
-		return rc;
-	rc = check_feature(f, true);
-	if (rc)
-		return rc;
-	if (!is_root())
-		return perm_error("report");
-	rc = debugfs_ready();
+	rc = preflight("report", f, true, true, true);
 	if (rc)
 		return rc;
 	n = report_names(f, &names);
