@@ -1151,36 +1151,55 @@ static void stats_values(struct sl_rval *v, const struct sl_bo_stats *st)
 	sl_rv_list(&v[6 + SL_BO_NR_CATS], st->hist, last + 1);
 }
 
-struct locks_snap {
-	struct lock_stat *c;	/* STATS_LOCKS */
+/*
+ * The locks and tasks reports: a copy of one statistics table, taken in one
+ * bo_lock section (rows() is called under it and says where the table is
+ * and how many rows it has).
+ */
+struct table_snap {
+	void *c;
 	u32 n;
 };
 
-static int locks_open(void *priv)
+static int table_open(struct table_snap *s, size_t size)
 {
-	struct locks_snap *s = priv;
-
-	s->c = vmalloc(array_size(STATS_LOCKS, sizeof(*s->c)));
+	s->c = vmalloc(size);
 	return s->c ? 0 : -ENOMEM;
 }
 
-static void locks_release(void *priv)
+static void table_release(void *priv)
 {
-	vfree(((struct locks_snap *)priv)->c);
+	vfree(((struct table_snap *)priv)->c);
 }
 
-static long locks_take(void *priv)
+static long table_take(struct table_snap *s, const void *(*rows)(u32 *n), size_t esize)
 {
-	struct locks_snap *s = priv;
+	const void *t;
 
 	s->n = 0;
 	raw_spin_lock_irq(&bo_lock);
 	if (graph_ready) {
-		s->n = nr_lock_stats;
-		memcpy(s->c, lock_stats, s->n * sizeof(*s->c));
+		t = rows(&s->n);
+		memcpy(s->c, t, s->n * esize);
 	}
 	raw_spin_unlock_irq(&bo_lock);
 	return s->n;
+}
+
+static const void *lock_rows(u32 *n)
+{
+	*n = nr_lock_stats;
+	return lock_stats;
+}
+
+static int locks_open(void *priv)
+{
+	return table_open(priv, array_size(STATS_LOCKS, sizeof(*lock_stats)));
+}
+
+static long locks_take(void *priv)
+{
+	return table_take(priv, lock_rows, sizeof(*lock_stats));
 }
 
 static void locks_head(void *priv, struct sl_rhead *h)
@@ -1190,7 +1209,7 @@ static void locks_head(void *priv, struct sl_rhead *h)
 
 static void locks_row(void *priv, unsigned long i, struct sl_rval *v)
 {
-	const struct lock_stat *c = &((struct locks_snap *)priv)->c[i];
+	const struct lock_stat *c = (const struct lock_stat *)((struct table_snap *)priv)->c + i;
 
 	sl_rv_u64(&v[0], c->lock);
 	sl_rv_u64(&v[1], c->lock);
@@ -1204,44 +1223,28 @@ static const struct sl_report locks_report = {
 	.layout = SL_RL_TABLE,
 	.cols = locks_cols,
 	.ncols = ARRAY_SIZE(locks_cols),
-	.priv_size = sizeof(struct locks_snap),
+	.priv_size = sizeof(struct table_snap),
 	.open = locks_open,
-	.release = locks_release,
+	.release = table_release,
 	.take = locks_take,
 	.head = locks_head,
 	.row = locks_row,
 };
 
-struct tasks_snap {
-	struct task_stat *c;	/* STATS_TASKS */
-	u32 n;
-};
+static const void *task_rows(u32 *n)
+{
+	*n = nr_task_stats;
+	return task_stats;
+}
 
 static int tasks_open(void *priv)
 {
-	struct tasks_snap *s = priv;
-
-	s->c = vmalloc(array_size(STATS_TASKS, sizeof(*s->c)));
-	return s->c ? 0 : -ENOMEM;
-}
-
-static void tasks_release(void *priv)
-{
-	vfree(((struct tasks_snap *)priv)->c);
+	return table_open(priv, array_size(STATS_TASKS, sizeof(*task_stats)));
 }
 
 static long tasks_take(void *priv)
 {
-	struct tasks_snap *s = priv;
-
-	s->n = 0;
-	raw_spin_lock_irq(&bo_lock);
-	if (graph_ready) {
-		s->n = nr_task_stats;
-		memcpy(s->c, task_stats, s->n * sizeof(*s->c));
-	}
-	raw_spin_unlock_irq(&bo_lock);
-	return s->n;
+	return table_take(priv, task_rows, sizeof(*task_stats));
 }
 
 static void tasks_head(void *priv, struct sl_rhead *h)
@@ -1251,7 +1254,7 @@ static void tasks_head(void *priv, struct sl_rhead *h)
 
 static void tasks_row(void *priv, unsigned long i, struct sl_rval *v)
 {
-	const struct task_stat *c = &((struct tasks_snap *)priv)->c[i];
+	const struct task_stat *c = (const struct task_stat *)((struct table_snap *)priv)->c + i;
 
 	sl_rv_s64(&v[0], c->pid);
 	sl_rv_str(&v[1], c->comm);
@@ -1265,9 +1268,9 @@ static const struct sl_report tasks_report = {
 	.layout = SL_RL_TABLE,
 	.cols = tasks_cols,
 	.ncols = ARRAY_SIZE(tasks_cols),
-	.priv_size = sizeof(struct tasks_snap),
+	.priv_size = sizeof(struct table_snap),
 	.open = tasks_open,
-	.release = tasks_release,
+	.release = table_release,
 	.take = tasks_take,
 	.head = tasks_head,
 	.row = tasks_row,
