@@ -41,11 +41,19 @@ $(HOSTBIN)/btf_layout: tools/btf-layout/btf_layout.c
 # libtracecmd (Debian: libtracecmd-dev) reads the recorded trace.dat
 TRACECMD_FLAGS = $(shell pkg-config --cflags --libs libtracecmd 2>/dev/null || \
 	echo "-I/usr/include/trace-cmd -I/usr/include/tracefs -I/usr/include/traceevent -ltracecmd -ltracefs -ltraceevent")
+# schedlab export writes SQLite (libsqlite3-dev) and reads the reports'
+# JSON with json-c (libjson-c-dev)
+SQLITE_FLAGS = $(shell pkg-config --cflags --libs sqlite3 2>/dev/null || echo -lsqlite3)
+JSONC_FLAGS = $(shell pkg-config --cflags --libs json-c 2>/dev/null || echo "-I/usr/include/json-c -ljson-c")
 $(HOSTBIN)/schedlab: tools/schedlab/schedlab.c
 	@mkdir -p $(HOSTBIN)
 	@[ -f /usr/include/trace-cmd/trace-cmd.h ] || pkg-config --exists libtracecmd || \
 		{ echo "schedlab (the command) needs libtracecmd: apt install libtracecmd-dev" >&2; exit 1; }
-	$(CC) $(HOST_CFLAGS) -o $@ $< $(TRACECMD_FLAGS)
+	@[ -f /usr/include/sqlite3.h ] || pkg-config --exists sqlite3 || \
+		{ echo "schedlab (the command) needs libsqlite3: apt install libsqlite3-dev" >&2; exit 1; }
+	@[ -f /usr/include/json-c/json.h ] || pkg-config --exists json-c || \
+		{ echo "schedlab (the command) needs json-c: apt install libjson-c-dev" >&2; exit 1; }
+	$(CC) $(HOST_CFLAGS) -o $@ $< $(TRACECMD_FLAGS) $(SQLITE_FLAGS) $(JSONC_FLAGS)
 
 $(HOSTBIN)/ctxswitch: tools/bench/ctxswitch.c
 	@mkdir -p $(HOSTBIN)

@@ -8,6 +8,7 @@
  *   schedlab reset FEATURE|all
  *   schedlab report FEATURE [NAME] [--json]
  *   schedlab run [-f FEATURE,...] [-o DIR] [--no-record] -- COMMAND ...
+ *   schedlab export DIR -o FILE.sqlite [-f]
  *
  * It drives the module's own interface (sysfs /sys/kernel/schedlab, debugfs
  * /sys/kernel/debug/schedlab) and prints the module's reports: the text
@@ -31,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+#include <sqlite3.h>
 #include <trace-cmd.h>
 
 #define EX_OK		0
@@ -74,6 +77,9 @@ static int usage(FILE *out, int code)
 		"                                        trace-cmd; reports and run.json in DIR\n"
 		"                                        (default schedlab-run-DATE-TIME); the\n"
 		"                                        features' state put back after\n"
+		"  export DIR -o FILE.sqlite [-f]        a run directory (trace.dat's events,\n"
+		"                                        reports, run.json) as one SQLite file;\n"
+		"                                        -f replaces FILE (docs/export.md)\n"
 		"  help\n"
 		"exit codes: 0 ok, 1 usage, 2 module not loaded, 3 feature unavailable,\n"
 		"            4 permission (not root), 5 other error; see schedlab(1)\n", prog);
@@ -1785,6 +1791,850 @@ out_free:
 	return rc;
 }
 
+/* --- export: a run directory into one SQLite file ---------------------------- */
+
+/* a growing string */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *t;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		t = realloc(b->s, cap);
+		if (!t) {
+			b->oom = true;
+			return;
+		}
+		b->s = t;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < sizeof(tmp))
+		sb_putn(b, tmp, n);
+}
+
+static void sb_reset(struct sbuf *b)
+{
+	b->len = 0;
+	if (b->s)
+		b->s[0] = '\0';
+}
+
+/* @n bytes up to a NUL as a JSON string (docs/reporting.md: >= 0x80 as \u00XX) */
+static void sb_json_bytes(struct sbuf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	sb_putn(b, "\"", 1);
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\') {
+			char e[2] = { '\\', (char)c };
+
+			sb_putn(b, e, 2);
+		} else if (c < 0x20 || c >= 0x7f) {
+			sb_printf(b, "\\u%04x", c);
+		} else {
+			sb_putn(b, (const char *)&c, 1);
+		}
+	}
+	sb_putn(b, "\"", 1);
+}
+
+/* @n bytes up to a NUL as UTF-8 text, each byte its code point (latin-1) */
+static void sb_utf8_bytes(struct sbuf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	sb_reset(b);
+	sb_putn(b, "", 0);	/* "" rather than NULL when empty */
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x80) {
+			sb_putn(b, (const char *)&c, 1);
+		} else {
+			char u[2] = { (char)(0xc0 | c >> 6), (char)(0x80 | (c & 0x3f)) };
+
+			sb_putn(b, u, 2);
+		}
+	}
+}
+
+/* a SQL identifier, quoted */
+static void sb_ident(struct sbuf *b, const char *name)
+{
+	sb_putn(b, "\"", 1);
+	for (; *name; name++)
+		sb_putn(b, name, 1 + (*name == '"'));
+	sb_putn(b, "\"", 1);
+}
+
+/* @s with every byte outside [A-Za-z0-9_] made '_' */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			*s = '_';
+}
+
+/* one table per event: ts_ns, common_cpu, common_pid, common_comm, its fields */
+struct xevent {
+	struct tep_event *ev;		/* as the record's tep knows it */
+	struct tep_format_field **fields;
+	int nfields;
+	sqlite3_stmt *ins;
+	char table[160];
+};
+
+struct xctx {
+	sqlite3 *db;
+	const char *what;		/* what failed, for the message */
+	int err;			/* a SQLite error or -1: stop */
+	sqlite3_stmt *ins_ev;
+	struct xevent *xev;
+	int nxev;
+	long nrec;
+	struct sbuf sql, json, txt;
+	struct trace_seq seq;
+};
+
+static int x_sql_fail(struct xctx *x, const char *what)
+{
+	if (!x->err) {
+		x->err = -1;
+		fprintf(stderr, "%s: export: %s: %s\n", prog, what, sqlite3_errmsg(x->db));
+	}
+	return -1;
+}
+
+static int x_exec(struct xctx *x, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(x->db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	if (!x->err) {
+		x->err = -1;
+		fprintf(stderr, "%s: export: %s: %s\n", prog, sql, msg ? msg : "?");
+	}
+	sqlite3_free(msg);
+	return -1;
+}
+
+static int x_prepare(struct xctx *x, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(x->db, sql, -1, st, NULL) != SQLITE_OK)
+		return x_sql_fail(x, sql);
+	return 0;
+}
+
+static int x_step(struct xctx *x, sqlite3_stmt *st, const char *what)
+{
+	int r = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return r == SQLITE_DONE ? 0 : x_sql_fail(x, what);
+}
+
+/* a trace field: its kind */
+enum { XF_INT, XF_STR, XF_ARR };
+
+static int xf_kind(const struct tep_format_field *f)
+{
+	if (f->flags & TEP_FIELD_IS_STRING)
+		return XF_STR;
+	if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC))
+		return XF_ARR;
+	return XF_INT;
+}
+
+/* an integer of @size bytes at @p, sign-extended if the field is signed */
+static long long xf_num(struct tep_handle *tep, const struct tep_format_field *f,
+			const void *p, int size)
+{
+	unsigned long long v;
+
+	if (size <= 0 || size > 8)
+		return 0;
+	v = tep_read_number(tep, p, size);
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && size < 8 && (v >> (size * 8 - 1)) & 1)
+		v |= ~0ULL << (size * 8);
+	return (long long)v;
+}
+
+/* the table of @ev: created at first sight, with a column per field */
+static struct xevent *x_event(struct xctx *x, struct tep_event *ev)
+{
+	static const char * const reserved[] = { "run", "events", "reports", "status", "waits",
+						 "samples", NULL };
+	struct xevent *xe, *t;
+	char table[160];
+	int i;
+	bool schedlab = ev->system && !strcmp(ev->system, "schedlab");
+
+	for (i = 0; i < x->nxev; i++)
+		if (x->xev[i].ev == ev)
+			return &x->xev[i];
+	/*
+	 * schedlab's events: a table named after the event; another system's
+	 * (a trace not made by schedlab run): SYSTEM_EVENT
+	 */
+	if (schedlab)
+		snprintf(table, sizeof(table), "%s", ev->name);
+	else
+		snprintf(table, sizeof(table), "%s_%s", ev->system ? ev->system : "", ev->name);
+	sanitize(table);
+	for (i = 0; schedlab && reserved[i]; i++)
+		if (!strcmp(table, reserved[i]) || !strncmp(table, "report_", 7))
+			snprintf(table, sizeof(table), "schedlab_%s", ev->name);
+	/* the same event in another buffer's tep: the same table */
+	for (i = 0; i < x->nxev; i++)
+		if (!strcmp(x->xev[i].table, table))
+			break;
+	t = realloc(x->xev, (x->nxev + 1) * sizeof(*t));
+	if (!t) {
+		x->err = -1;
+		return NULL;
+	}
+	x->xev = t;
+	xe = &x->xev[x->nxev];
+	memset(xe, 0, sizeof(*xe));
+	xe->ev = ev;
+	snprintf(xe->table, sizeof(xe->table), "%s", table);
+	xe->fields = tep_event_fields(ev);
+	for (xe->nfields = 0; xe->fields && xe->fields[xe->nfields]; xe->nfields++)
+		;
+	x->nxev++;
+	if (i == x->nxev - 1) {
+		sb_reset(&x->sql);
+		sb_puts(&x->sql, "CREATE TABLE ");
+		sb_ident(&x->sql, table);
+		sb_puts(&x->sql, " (ts_ns INTEGER, common_cpu INTEGER, common_pid INTEGER, common_comm TEXT");
+		for (i = 0; i < xe->nfields; i++) {
+			const struct tep_format_field *f = xe->fields[i];
+			char col[128];
+
+			snprintf(col, sizeof(col), "%s", f->name);
+			if (!strcmp(col, "ts_ns") || !strncmp(col, "common_", 7))
+				snprintf(col, sizeof(col), "field_%s", f->name);
+			sb_puts(&x->sql, ", ");
+			sb_ident(&x->sql, col);
+			sb_puts(&x->sql, xf_kind(f) == XF_INT ? " INTEGER" : " TEXT");
+		}
+		sb_puts(&x->sql, ")");
+		if (x->sql.oom || x_exec(x, x->sql.s))
+			return NULL;
+	}
+	sb_reset(&x->sql);
+	sb_puts(&x->sql, "INSERT INTO ");
+	sb_ident(&x->sql, table);
+	sb_puts(&x->sql, " VALUES (?, ?, ?, ?");
+	for (i = 0; i < xe->nfields; i++)
+		sb_puts(&x->sql, ", ?");
+	sb_puts(&x->sql, ")");
+	if (x->sql.oom || x_prepare(x, x->sql.s, &xe->ins))
+		return NULL;
+	return xe;
+}
+
+/* one record: a row of events and one of its event's table */
+static int x_record(struct tracecmd_input *h, struct tep_record *rec,
+		    int cpu __attribute__((unused)), void *data)
+{
+	struct xctx *x = data;
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	struct tep_event *ev = tep_find_event_by_record(tep, rec);
+	struct xevent *xe;
+	const char *comm;
+	int cpid;
+	int i;
+
+	if (x->err)
+		return -1;
+	if (!ev)
+		return 0;
+	xe = x_event(x, ev);
+	if (!xe)
+		return -1;
+	cpid = tep_data_pid(tep, rec);
+	comm = tep_data_comm_from_pid(tep, cpid);
+	sb_utf8_bytes(&x->txt, comm ? comm : "", comm ? strlen(comm) : 0);
+	sqlite3_bind_int64(xe->ins, 1, (sqlite3_int64)rec->ts);
+	sqlite3_bind_int(xe->ins, 2, rec->cpu);
+	sqlite3_bind_int64(xe->ins, 3, cpid);
+	sqlite3_bind_text(xe->ins, 4, x->txt.s, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(x->ins_ev, 1, (sqlite3_int64)rec->ts);
+	sqlite3_bind_int(x->ins_ev, 2, rec->cpu);
+	sqlite3_bind_text(x->ins_ev, 3, ev->system, -1, SQLITE_STATIC);
+	sqlite3_bind_text(x->ins_ev, 4, ev->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(x->ins_ev, 5, cpid);
+	sqlite3_bind_text(x->ins_ev, 6, x->txt.s, -1, SQLITE_TRANSIENT);
+
+	/* every field: its column, and the events row's JSON object */
+	sb_reset(&x->json);
+	sb_puts(&x->json, "{");
+	for (i = 0; i < xe->nfields; i++) {
+		struct tep_format_field *f = xe->fields[i];
+		int kind = xf_kind(f), len = 0, k, es, n;
+		const char *raw;
+		long long v;
+
+		if (i)
+			sb_puts(&x->json, ", ");
+		sb_json_bytes(&x->json, f->name, strlen(f->name));
+		sb_puts(&x->json, ": ");
+		if (kind == XF_INT) {
+			if (f->offset < 0 || f->size < 1 || f->size > 8 ||
+			    f->offset + f->size > rec->size) {
+				sb_puts(&x->json, "null");
+				continue;
+			}
+			v = xf_num(tep, f, (const char *)rec->data + f->offset, f->size);
+			sqlite3_bind_int64(xe->ins, 5 + i, v);
+			sb_printf(&x->json, "%lld", v);
+			continue;
+		}
+		raw = tep_get_field_raw(&x->seq, ev, f->name, rec, &len, 0);
+		if (!raw || len < 0) {
+			sb_puts(&x->json, "null");
+			continue;
+		}
+		if (kind == XF_STR) {
+			sb_json_bytes(&x->json, raw, len);
+			sb_utf8_bytes(&x->txt, raw, len);
+			sqlite3_bind_text(xe->ins, 5 + i, x->txt.s, -1, SQLITE_TRANSIENT);
+			continue;
+		}
+		/* an array: a JSON array of its elements */
+		es = f->elementsize > 0 && f->elementsize <= 8 ? (int)f->elementsize : 1;
+		n = len / es;
+		sb_reset(&x->txt);
+		sb_puts(&x->txt, "[");
+		for (k = 0; k < n; k++)
+			sb_printf(&x->txt, "%s%lld", k ? ", " : "", xf_num(tep, f, raw + k * es, es));
+		sb_puts(&x->txt, "]");
+		sb_puts(&x->json, x->txt.s);
+		sqlite3_bind_text(xe->ins, 5 + i, x->txt.s, -1, SQLITE_TRANSIENT);
+	}
+	sb_puts(&x->json, "}");
+	if (x->json.oom || x->txt.oom) {
+		fprintf(stderr, "%s: export: out of memory\n", prog);
+		x->err = -1;
+		return -1;
+	}
+	sqlite3_bind_text(x->ins_ev, 7, x->json.s, -1, SQLITE_TRANSIENT);
+	if (x_step(x, xe->ins, xe->table) || x_step(x, x->ins_ev, "events"))
+		return -1;
+	x->nrec++;
+	return 0;
+}
+
+/*
+ * trace.dat: every record of every buffer (the top one and trace-cmd's
+ * instances), in time order; a table for each of schedlab's events the
+ * file knows even without records. 0, or -1 (said why).
+ */
+static int x_trace(struct xctx *x, const char *trace)
+{
+	struct tracecmd_input *h, **hs;
+	struct tep_handle *tep;
+	int n, i, nh = 0, ret;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(trace, 0);
+	if (!h) {
+		fprintf(stderr, "%s: export: %s: libtracecmd cannot read it (not a trace-cmd file, or damaged)\n",
+			prog, trace);
+		return -1;
+	}
+	n = tracecmd_buffer_instances(h);
+	hs = calloc(n + 1, sizeof(*hs));
+	if (!hs) {
+		tracecmd_close(h);
+		return -1;
+	}
+	hs[nh++] = h;
+	for (i = 0; i < n; i++) {
+		struct tracecmd_input *b = tracecmd_buffer_instance_handle(h, i);
+
+		if (b)
+			hs[nh++] = b;
+	}
+	tep = tracecmd_get_tep(h);
+	for (i = 0; i < tep_get_events_count(tep); i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		if (ev && ev->system && !strcmp(ev->system, "schedlab") && !x_event(x, ev))
+			break;
+	}
+	ret = x->err ? -1 : tracecmd_iterate_events_multi(hs, nh, x_record, x);
+	for (i = nh - 1; i >= 0; i--)
+		tracecmd_close(hs[i]);
+	free(hs);
+	if (ret < 0 && !x->err)
+		fprintf(stderr, "%s: export: %s: reading its records failed\n", prog, trace);
+	return ret < 0 || x->err ? -1 : 0;
+}
+
+/* a JSON value's column type: the widest of the values seen */
+enum { XT_NONE, XT_INT, XT_REAL, XT_TEXT };
+
+static int xt_of(json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return XT_NONE;
+	case json_type_boolean:
+	case json_type_int:
+		return XT_INT;
+	case json_type_double:
+		return XT_REAL;
+	default:
+		return XT_TEXT;
+	}
+}
+
+static const char *xt_name(int t)
+{
+	return t == XT_INT ? " INTEGER" : t == XT_REAL ? " REAL" : t == XT_TEXT ? " TEXT" : "";
+}
+
+/* bind a JSON value: null, integer, real, text; arrays and objects as JSON text */
+static void x_bind_json(sqlite3_stmt *st, int col, json_object *v)
+{
+	int64_t i;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		sqlite3_bind_null(st, col);
+		break;
+	case json_type_boolean:
+		sqlite3_bind_int(st, col, json_object_get_boolean(v));
+		break;
+	case json_type_int:
+		i = json_object_get_int64(v);
+		/* above INT64_MAX: the same 64 bits (SQLite has no unsigned) */
+		if (i == INT64_MAX)
+			i = (int64_t)json_object_get_uint64(v);
+		sqlite3_bind_int64(st, col, i);
+		break;
+	case json_type_double:
+		sqlite3_bind_double(st, col, json_object_get_double(v));
+		break;
+	case json_type_string:
+		sqlite3_bind_text(st, col, json_object_get_string(v),
+				  json_object_get_string_len(v), SQLITE_TRANSIENT);
+		break;
+	default:
+		sqlite3_bind_text(st, col, json_object_to_json_string_ext(v,
+				  JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+				  -1, SQLITE_TRANSIENT);
+		break;
+	}
+}
+
+static const char *x_json_text(json_object *doc, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(doc, key, &v) || !v)
+		return NULL;
+	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+/*
+ * A report's JSON (docs/reporting.md) as table @table: its columns, typed by
+ * their values; a row in reports for it. 0, or -1 (said why).
+ */
+static int x_report(struct xctx *x, const char *path, const char *feature,
+		    const char *report, const char *table, sqlite3_stmt *ins_rep)
+{
+	json_object *doc = json_object_from_file(path), *cols, *rows, *v;
+	int ncol, nrow, c, r, rc = -1;
+	int *type = NULL;
+	char **name = NULL;
+	sqlite3_stmt *ins = NULL;
+
+	if (!doc || !json_object_is_type(doc, json_type_object) ||
+	    !json_object_object_get_ex(doc, "columns", &cols) ||
+	    !json_object_object_get_ex(doc, "rows", &rows) ||
+	    !json_object_is_type(cols, json_type_array) || !json_object_is_type(rows, json_type_array)) {
+		fprintf(stderr, "%s: export: %s: not a report's JSON (columns and rows; docs/reporting.md)%s%s\n",
+			prog, path, doc ? "" : ": ", doc ? "" : json_util_get_last_err());
+		json_object_put(doc);
+		x->err = -1;
+		return -1;
+	}
+	ncol = json_object_array_length(cols);
+	nrow = json_object_array_length(rows);
+	type = calloc(ncol + 1, sizeof(*type));
+	name = calloc(ncol + 1, sizeof(*name));
+	if (!type || !name)
+		goto out;
+	for (c = 0; c < ncol; c++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(cols, c));
+		char buf[160];
+		int d;
+
+		snprintf(buf, sizeof(buf), "%s", s && *s ? s : "column");
+		/* a name twice: the second one numbered */
+		for (d = 0; d < c; d++)
+			if (!strcmp(name[d], buf)) {
+				snprintf(buf, sizeof(buf), "%s_%d", s && *s ? s : "column", c + 1);
+				break;
+			}
+		name[c] = strdup(buf);
+		if (!name[c])
+			goto out;
+		for (r = 0; r < nrow; r++) {
+			json_object *row = json_object_array_get_idx(rows, r);
+			int t;
+
+			v = json_object_is_type(row, json_type_array) ?
+				json_object_array_get_idx(row, c) : NULL;
+			t = xt_of(v);
+			if (t > type[c])
+				type[c] = t;
+		}
+	}
+	sb_reset(&x->sql);
+	sb_puts(&x->sql, "CREATE TABLE ");
+	sb_ident(&x->sql, table);
+	sb_puts(&x->sql, " (");
+	for (c = 0; c < ncol; c++) {
+		if (c)
+			sb_puts(&x->sql, ", ");
+		sb_ident(&x->sql, name[c]);
+		sb_puts(&x->sql, xt_name(type[c]));
+	}
+	if (!ncol)
+		sb_puts(&x->sql, "nothing");
+	sb_puts(&x->sql, ")");
+	if (x->sql.oom || x_exec(x, x->sql.s))
+		goto out;
+	sb_reset(&x->sql);
+	sb_puts(&x->sql, "INSERT INTO ");
+	sb_ident(&x->sql, table);
+	sb_puts(&x->sql, " VALUES (");
+	for (c = 0; c < ncol || (!ncol && !c); c++)
+		sb_puts(&x->sql, c ? ", ?" : "?");
+	sb_puts(&x->sql, ")");
+	if (x->sql.oom || x_prepare(x, x->sql.s, &ins))
+		goto out;
+	for (r = 0; r < nrow; r++) {
+		json_object *row = json_object_array_get_idx(rows, r);
+		int n = json_object_is_type(row, json_type_array) ? json_object_array_length(row) : 0;
+
+		/* a row shorter than the columns: NULLs */
+		for (c = 0; c < ncol && c < n; c++)
+			x_bind_json(ins, c + 1, json_object_array_get_idx(row, c));
+		if (x_step(x, ins, table))
+			goto out;
+	}
+	sqlite3_bind_text(ins_rep, 1, feature, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(ins_rep, 2, report, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(ins_rep, 3, table, -1, SQLITE_TRANSIENT);
+	if (json_object_object_get_ex(doc, "layout", &v))
+		x_bind_json(ins_rep, 4, v);
+	sqlite3_bind_int(ins_rep, 5, nrow);
+	sqlite3_bind_text(ins_rep, 6, x_json_text(doc, "columns"), -1, SQLITE_TRANSIENT);
+	if (x_json_text(doc, "units"))
+		sqlite3_bind_text(ins_rep, 7, x_json_text(doc, "units"), -1, SQLITE_TRANSIENT);
+	if (x_json_text(doc, "notes"))
+		sqlite3_bind_text(ins_rep, 8, x_json_text(doc, "notes"), -1, SQLITE_TRANSIENT);
+	if (x_json_text(doc, "meta"))
+		sqlite3_bind_text(ins_rep, 9, x_json_text(doc, "meta"), -1, SQLITE_TRANSIENT);
+	if (x_json_text(doc, "trailer"))
+		sqlite3_bind_text(ins_rep, 10, x_json_text(doc, "trailer"), -1, SQLITE_TRANSIENT);
+	if (json_object_object_get_ex(doc, "schema", &v))
+		x_bind_json(ins_rep, 11, v);
+	sqlite3_bind_text(ins_rep, 12, path, -1, SQLITE_TRANSIENT);
+	rc = x_step(x, ins_rep, "reports");
+out:
+	if (rc && !x->err) {
+		fprintf(stderr, "%s: export: %s: out of memory\n", prog, path);
+		x->err = -1;
+	}
+	sqlite3_finalize(ins);
+	for (c = 0; name && c < ncol; c++)
+		free(name[c]);
+	free(name);
+	free(type);
+	json_object_put(doc);
+	return rc;
+}
+
+/* run.json as the one row of run: its keys as columns, typed as documented */
+static int x_run(struct xctx *x, json_object *run)
+{
+	static const struct {
+		const char *key;
+		int type;
+	} known[] = {
+		{ "schema", XT_INT }, { "command", XT_TEXT }, { "exit_status", XT_INT },
+		{ "signal", XT_INT }, { "interrupted_by", XT_INT }, { "exit_code", XT_INT },
+		{ "start", XT_TEXT }, { "end", XT_TEXT }, { "start_unix", XT_REAL },
+		{ "duration_s", XT_REAL }, { "kernel_release", XT_TEXT },
+		{ "schedlab_version", XT_TEXT }, { "features", XT_TEXT }, { "trace", XT_TEXT },
+		{ "events", XT_TEXT }, { "events_lost", XT_INT }, { "reports", XT_TEXT },
+	};
+	sqlite3_stmt *ins = NULL;
+	int n = 0, i;
+	size_t k;
+
+	sb_reset(&x->sql);
+	sb_puts(&x->sql, "CREATE TABLE run (");
+	json_object_object_foreach(run, key, val) {
+		int t = xt_of(val);
+
+		for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+			if (!strcmp(known[k].key, key))
+				t = known[k].type;
+		if (n++)
+			sb_puts(&x->sql, ", ");
+		sb_ident(&x->sql, key);
+		sb_puts(&x->sql, xt_name(t));
+	}
+	sb_puts(&x->sql, ")");
+	if (!n || x->sql.oom || x_exec(x, x->sql.s))
+		return -1;
+	sb_reset(&x->sql);
+	sb_puts(&x->sql, "INSERT INTO run VALUES (?");
+	for (i = 1; i < n; i++)
+		sb_puts(&x->sql, ", ?");
+	sb_puts(&x->sql, ")");
+	if (x->sql.oom || x_prepare(x, x->sql.s, &ins))
+		return -1;
+	i = 1;
+	json_object_object_foreach(run, key2, val2) {
+		(void)key2;
+		x_bind_json(ins, i++, val2);
+	}
+	i = x_step(x, ins, "run");
+	sqlite3_finalize(ins);
+	return i;
+}
+
+/* the conveniences: created where their table is */
+static const struct {
+	const char *name, *needs, *sql;
+} x_views[] = {
+	{ "waits", "mutex_wait_end",
+	  "CREATE VIEW waits AS SELECT ts_ns, pid, "
+	  "CASE WHEN common_pid = pid THEN common_comm END AS comm, "
+	  "printf('0x%x', lock) AS lock_hex, duration_us, \"end\", "
+	  "json_extract(cat_us, '$[0]') AS run_local_us, "
+	  "json_extract(cat_us, '$[1]') AS run_remote_us, "
+	  "json_extract(cat_us, '$[2]') AS preempted_us, "
+	  "json_extract(cat_us, '$[3]') AS runnable_remote_us, "
+	  "json_extract(cat_us, '$[4]') AS sleeping_us, "
+	  "json_extract(cat_us, '$[5]') AS blocked_us, "
+	  "json_extract(cat_us, '$[6]') AS unowned_us, "
+	  "max_depth, inv_rules, inv_us FROM mutex_wait_end" },
+	{ "samples", "signals_task",
+	  "CREATE VIEW samples AS SELECT ts_ns, pid, comm, cpu, util_avg, "
+	  "CASE WHEN util_est >= 0 THEN util_est END AS util_est, model, "
+	  "burst AS util_burst, waiting AS waiting_avg, time AS time_util "
+	  "FROM signals_task WHERE reason = 1" },
+};
+
+static int cmd_export(int argc, char **argv)
+{
+	const char *dir = NULL, *file = NULL;
+	bool force = false;
+	char p[4096], tmp[4096];
+	struct xctx x;
+	struct stat st;
+	json_object *run = NULL, *tv;
+	sqlite3_stmt *ins_rep = NULL;
+	struct dirent **fents = NULL;
+	int i, nf = 0, rc = EX_OTHER;
+	size_t k;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (++i == argc)
+				return fail(EX_USAGE, "export: %s needs a FILE", argv[i - 1]);
+			file = argv[i];
+		} else if (!strncmp(argv[i], "--output=", 9)) {
+			file = argv[i] + 9;
+		} else if (!strcmp(argv[i], "-f") || !strcmp(argv[i], "--force")) {
+			force = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return fail(EX_USAGE, "export: unknown option '%s' (schedlab export DIR -o FILE.sqlite [-f])",
+				    argv[i]);
+		} else if (!dir) {
+			dir = argv[i];
+		} else {
+			return fail(EX_USAGE, "export: unexpected argument '%s' (one run directory)", argv[i]);
+		}
+	}
+	if (!dir || !*dir)
+		return fail(EX_USAGE, "export: which run directory? (schedlab export DIR -o FILE.sqlite [-f])");
+	if (!file || !*file)
+		return fail(EX_USAGE, "export: where to? -o FILE.sqlite (schedlab export DIR -o FILE.sqlite [-f])");
+	if (!force && lstat(file, &st) == 0)
+		return fail(EX_USAGE, "export: %s exists: -f to replace it", file);
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	if (stat(dir, &st))
+		return fail(EX_OTHER, "export: %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return fail(EX_OTHER, "export: %s is not a run directory (not a directory)", dir);
+	if (!exists(p))
+		return fail(EX_OTHER, "export: %s is not a run directory: no run.json (schedlab run -o DIR makes one)",
+			    dir);
+	run = json_object_from_file(p);
+	if (!run || !json_object_is_type(run, json_type_object)) {
+		json_object_put(run);
+		return fail(EX_OTHER, "export: %s: not a run.json (a JSON object): %s", p,
+			    run ? "not an object" : json_util_get_last_err());
+	}
+
+	/* into a new file beside FILE, renamed to FILE once complete */
+	memset(&x, 0, sizeof(x));
+	trace_seq_init(&x.seq);
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%d", file, (int)getpid());
+	unlink(tmp);
+	if (sqlite3_open_v2(tmp, &x.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		fprintf(stderr, "%s: export: %s: %s\n", prog, tmp,
+			x.db ? sqlite3_errmsg(x.db) : "cannot open");
+		goto out;
+	}
+	if (x_exec(&x, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN") ||
+	    x_run(&x, run))
+		goto out;
+
+	/* the reports, and status.json */
+	if (x_exec(&x, "CREATE TABLE reports (feature TEXT, report TEXT, \"table\" TEXT, layout TEXT, "
+		   "rows INTEGER, columns TEXT, units TEXT, notes TEXT, meta TEXT, trailer TEXT, "
+		   "schema INTEGER, file TEXT)") ||
+	    x_prepare(&x, "INSERT INTO reports VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &ins_rep))
+		goto out;
+	snprintf(p, sizeof(p), "%s/status.json", dir);
+	if (exists(p) && x_report(&x, p, "schedlab", "status", "status", ins_rep))
+		goto out;
+	snprintf(p, sizeof(p), "%s/reports", dir);
+	nf = scandir(p, &fents, NULL, alphasort);
+	for (i = 0; i < nf; i++) {
+		struct dirent **rents = NULL;
+		const char *f = fents[i]->d_name;
+		int nr, j, bad = 0;
+
+		if (f[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/reports/%s", dir, f);
+		nr = scandir(p, &rents, NULL, alphasort);
+		for (j = 0; j < nr; j++) {
+			const char *nm = rents[j]->d_name;
+			size_t len = strlen(nm);
+			char table[600], report[300];
+
+			if (!bad && nm[0] != '.' && len > 5 && !strcmp(nm + len - 5, ".json")) {
+				snprintf(report, sizeof(report), "%.*s", (int)(len - 5), nm);
+				snprintf(table, sizeof(table), "report_%s_%s", f, report);
+				sanitize(table);
+				snprintf(p, sizeof(p), "%s/reports/%s/%s", dir, f, nm);
+				bad = x_report(&x, p, f, report, table, ins_rep);
+			}
+			free(rents[j]);
+		}
+		free(rents);
+		if (bad)
+			goto out;
+	}
+
+	/* the trace */
+	if (x_exec(&x, "CREATE TABLE events (ts_ns INTEGER, cpu INTEGER, system TEXT, event TEXT, "
+		   "pid INTEGER, comm TEXT, fields TEXT)") ||
+	    x_prepare(&x, "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)", &x.ins_ev))
+		goto out;
+	if (json_object_object_get_ex(run, "trace", &tv) && json_object_is_type(tv, json_type_string)) {
+		const char *t = json_object_get_string(tv);
+
+		if (t[0] == '/')
+			snprintf(p, sizeof(p), "%s", t);
+		else
+			snprintf(p, sizeof(p), "%s/%s", dir, t);
+		if (!exists(p)) {
+			fprintf(stderr, "%s: export: %s: %s (run.json's trace)\n", prog, p, strerror(errno));
+			goto out;
+		}
+		if (x_trace(&x, p))
+			goto out;
+	}
+	if (x_exec(&x, "CREATE INDEX events_by_event ON events (event, ts_ns)"))
+		goto out;
+	for (k = 0; k < sizeof(x_views) / sizeof(x_views[0]); k++) {
+		for (i = 0; i < x.nxev && strcmp(x.xev[i].table, x_views[k].needs); i++)
+			;
+		if (i < x.nxev && x_exec(&x, x_views[k].sql))
+			goto out;
+	}
+	if (x_exec(&x, "COMMIT"))
+		goto out;
+	rc = EX_OK;
+out:
+	sqlite3_finalize(ins_rep);
+	sqlite3_finalize(x.ins_ev);
+	for (i = 0; i < x.nxev; i++) {
+		sqlite3_finalize(x.xev[i].ins);
+		free(x.xev[i].fields);
+	}
+	free(x.xev);
+	for (i = 0; i < nf; i++)
+		free(fents[i]);
+	free(fents);
+	if (x.db && sqlite3_close(x.db) != SQLITE_OK && rc == EX_OK)
+		rc = fail(EX_OTHER, "export: %s: %s", tmp, sqlite3_errmsg(x.db));
+	if (rc == EX_OK && rename(tmp, file))
+		rc = fail(EX_OTHER, "export: %s: %s", file, strerror(errno));
+	if (rc != EX_OK)
+		unlink(tmp);
+	else
+		fprintf(stderr, "%s: export: %s: %ld events, %d event tables (trace), reports and run in %s\n",
+			prog, dir, x.nrec, x.nxev, file);
+	free(x.sql.s);
+	free(x.json.s);
+	free(x.txt.s);
+	trace_seq_destroy(&x.seq);
+	json_object_put(run);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -1806,6 +2656,8 @@ int main(int argc, char **argv)
 		return cmd_report(argc - 2, argv + 2);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(cmd, "export"))
+		return cmd_export(argc - 2, argv + 2);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
 	return usage(stderr, EX_USAGE);
 }
