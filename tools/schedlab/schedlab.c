@@ -627,250 +627,65 @@ static int cmd_report(int argc, char **argv)
 
 /* --- run: a command under every selected feature, recorded ---------------- */
 
-/* a minimal JSON reader for the reports' machine form (docs/reporting.md) */
-enum { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jv {
-	int type;
-	double num;
-	char *str;		/* J_STR: bytes (\u00XX is the byte XX) */
-	int n;			/* J_ARR, J_OBJ: elements */
-	struct jv *kid;
-	char **key;		/* J_OBJ */
-};
-
-static void jfree(struct jv *v)
-{
-	int i;
-
-	if (!v)
-		return;
-	for (i = 0; i < v->n; i++) {
-		jfree(&v->kid[i]);
-		if (v->key)
-			free(v->key[i]);
-	}
-	free(v->kid);
-	free(v->key);
-	free(v->str);
-}
-
-static void jws(const char **p)
-{
-	while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r')
-		(*p)++;
-}
-
-static char *jstring(const char **p)
-{
-	size_t len = 0, cap = 32;
-	char *s = malloc(cap);
-
-	if (!s || **p != '"')
-		goto bad;
-	(*p)++;
-	while (**p && **p != '"') {
-		int c = (unsigned char)*(*p)++;
-
-		if (c == '\\') {
-			c = *(*p)++;
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'u': {
-				unsigned int u;
-
-				if (sscanf(*p, "%4x", &u) != 1)
-					goto bad;
-				*p += 4;
-				c = u < 256 ? (int)u : '?';
-				break;
-			}
-			case '"': case '\\': case '/': break;
-			default: goto bad;
-			}
-		}
-		if (len + 2 >= cap) {
-			char *t = realloc(s, cap *= 2);
-
-			if (!t)
-				goto bad;
-			s = t;
-		}
-		s[len++] = (char)c;
-	}
-	if (**p != '"')
-		goto bad;
-	(*p)++;
-	s[len] = '\0';
-	return s;
-bad:
-	free(s);
-	return NULL;
-}
-
-static int jparse(const char **p, struct jv *v, int depth)
-{
-	memset(v, 0, sizeof(*v));
-	jws(p);
-	if (depth > 64)
-		return -1;
-	if (**p == '{' || **p == '[') {
-		char close = **p == '{' ? '}' : ']';
-
-		v->type = close == '}' ? J_OBJ : J_ARR;
-		(*p)++;
-		jws(p);
-		if (**p == close) {
-			(*p)++;
-			return 0;
-		}
-		for (;;) {
-			struct jv *k = realloc(v->kid, (v->n + 1) * sizeof(*k));
-			char *key = NULL;
-
-			if (!k)
-				return -1;
-			v->kid = k;
-			if (v->type == J_OBJ) {
-				char **kk = realloc(v->key, (v->n + 1) * sizeof(*kk));
-
-				if (!kk)
-					return -1;
-				v->key = kk;
-				jws(p);
-				key = jstring(p);
-				if (!key)
-					return -1;
-				jws(p);
-				if (**p != ':') {
-					free(key);
-					return -1;
-				}
-				(*p)++;
-				v->key[v->n] = key;
-			}
-			if (jparse(p, &v->kid[v->n], depth + 1)) {
-				v->n++;
-				return -1;
-			}
-			v->n++;
-			jws(p);
-			if (**p == ',') {
-				(*p)++;
-				continue;
-			}
-			if (**p != close)
-				return -1;
-			(*p)++;
-			return 0;
-		}
-	}
-	if (**p == '"') {
-		v->type = J_STR;
-		v->str = jstring(p);
-		return v->str ? 0 : -1;
-	}
-	if (!strncmp(*p, "null", 4)) {
-		*p += 4;
-		return 0;
-	}
-	if (!strncmp(*p, "true", 4) || !strncmp(*p, "false", 5)) {
-		v->type = J_BOOL;
-		v->num = **p == 't';
-		*p += **p == 't' ? 4 : 5;
-		return 0;
-	}
-	{
-		char *end;
-
-		v->num = strtod(*p, &end);
-		if (end == *p)
-			return -1;
-		v->type = J_NUM;
-		*p = end;
-		return 0;
-	}
-}
-
-static struct jv *jget(const struct jv *o, const char *key)
-{
-	int i;
-
-	if (!o || o->type != J_OBJ)
-		return NULL;
-	for (i = 0; i < o->n; i++)
-		if (!strcmp(o->key[i], key))
-			return &o->kid[i];
-	return NULL;
-}
-
-/* a report's JSON document: its columns and rows */
+/* a report's JSON document (docs/reporting.md), read with json-c */
 struct jreport {
-	struct jv doc;
-	struct jv *cols, *rows;
+	json_object *doc, *cols, *rows;
 	bool ok;
 };
 
 static void jreport_load(struct jreport *r, const char *path)
 {
-	int err;
-	char *s = slurp(path, &err);
-	const char *p = s;
-
 	memset(r, 0, sizeof(*r));
-	if (!s)
-		return;
-	if (!jparse(&p, &r->doc, 0)) {
-		r->cols = jget(&r->doc, "columns");
-		r->rows = jget(&r->doc, "rows");
-		r->ok = r->cols && r->rows && r->cols->type == J_ARR && r->rows->type == J_ARR;
-	}
-	free(s);
+	r->doc = json_object_from_file(path);
+	r->ok = r->doc && json_object_object_get_ex(r->doc, "columns", &r->cols) &&
+		json_object_object_get_ex(r->doc, "rows", &r->rows) &&
+		json_object_is_type(r->cols, json_type_array) &&
+		json_object_is_type(r->rows, json_type_array);
 }
 
 static int jcol(const struct jreport *r, const char *name)
 {
-	int i;
+	size_t i, n = r->ok ? json_object_array_length(r->cols) : 0;
 
-	for (i = 0; r->ok && i < r->cols->n; i++)
-		if (r->cols->kid[i].type == J_STR && !strcmp(r->cols->kid[i].str, name))
-			return i;
+	for (i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(r->cols, i);
+
+		if (json_object_is_type(c, json_type_string) && !strcmp(json_object_get_string(c), name))
+			return (int)i;
+	}
 	return -1;
 }
 
 /* row @i's value of column @name, or NULL */
-static struct jv *jcell(const struct jreport *r, int i, const char *name)
+static json_object *jcell(const struct jreport *r, int i, const char *name)
 {
 	int c = jcol(r, name);
-	struct jv *row;
+	json_object *row;
 
-	if (c < 0 || i >= r->rows->n)
+	if (c < 0 || (size_t)i >= json_object_array_length(r->rows))
 		return NULL;
-	row = &r->rows->kid[i];
-	return row->type == J_ARR && c < row->n ? &row->kid[c] : NULL;
+	row = json_object_array_get_idx(r->rows, i);
+	return json_object_is_type(row, json_type_array) ? json_object_array_get_idx(row, c) : NULL;
 }
 
 static double jnum(const struct jreport *r, int i, const char *name)
 {
-	struct jv *v = jcell(r, i, name);
+	json_object *v = jcell(r, i, name);
 
-	return v && v->type == J_NUM ? v->num : 0;
+	return json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double) ?
+		json_object_get_double(v) : 0;
 }
 
 static const char *jstr(const struct jreport *r, int i, const char *name)
 {
-	struct jv *v = jcell(r, i, name);
+	json_object *v = jcell(r, i, name);
 
-	return v && v->type == J_STR ? v->str : "-";
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "-";
 }
 
 static int jnrows(const struct jreport *r)
 {
-	return r->ok ? r->rows->n : 0;
+	return r->ok ? (int)json_object_array_length(r->rows) : 0;
 }
 
 /* one feature's saved state: enabled and every parameter */
@@ -1276,8 +1091,8 @@ static void summarize(const char *dir, const char *f)
 		memset(&a, 0, sizeof(a));
 	}
 #undef LOAD
-	jfree(&a.doc);
-	jfree(&b.doc);
+	json_object_put(a.doc);
+	json_object_put(b.doc);
 }
 
 /* is @dir a directory with something in it (or not a directory at all) */
