@@ -15,7 +15,7 @@
 #    of every record (events.fields and the event's typed table) equal to
 #    what trace-cmd report -R prints for it, an independent reader (char
 #    arrays, a __data_loc string, signed and unsigned integers, a static
-#    array of unsigned longs); otherwise that part is skipped, said so;
+#    array of unsigned longs, a negative int); otherwise that part is skipped, said so;
 #  - bad arguments (no DIR, no -o, unknown option, two DIRs), a DIR that is
 #    not a run directory, an existing FILE without -f, a damaged trace.dat:
 #    exit 1 or 5 with a message, nothing written and an existing FILE
@@ -104,15 +104,19 @@ if [ "$(id -u)" = 0 ] && command -v trace-cmd >/dev/null; then
 	name=slexport-$$
 	if [ -d $T/instances ] && mkdir $T/instances/$name 2>/dev/null; then
 		inst=$T/instances/$name
-		why="could not enable sched and raw_syscalls events in a tracefs instance"
+		why="could not enable sched, raw_syscalls and signal events in a tracefs instance"
 		if echo "common_pid == $BASHPID" >$inst/events/raw_syscalls/sys_enter/filter 2>/dev/null &&
 		   echo 1 >$inst/events/raw_syscalls/sys_enter/enable 2>/dev/null &&
 		   echo 1 >$inst/events/sched/sched_switch/enable 2>/dev/null &&
 		   echo 1 >$inst/events/sched/sched_process_exec/enable 2>/dev/null &&
-		   echo 1 >$inst/events/sched/sched_process_exit/enable 2>/dev/null; then
+		   echo 1 >$inst/events/sched/sched_process_exit/enable 2>/dev/null &&
+		   echo "sig == 28" >$inst/events/signal/signal_generate/filter 2>/dev/null &&
+		   echo 1 >$inst/events/signal/signal_generate/enable 2>/dev/null; then
 			# syscalls of this shell (builtins), an exec, a few switches
 			for i in 1 2 3; do read -r _ </etc/hostname; done
 			/bin/true
+			# a SIGWINCH (ignored) by tgkill: its code is SI_TKILL, -6 in an int
+			python3 -c 'import signal, threading; signal.pthread_kill(threading.get_ident(), signal.SIGWINCH)'
 			sleep 0.2
 			echo 0 >$inst/tracing_on
 			if trace-cmd extract -B $name -o $d/trace.dat >$tmp/extract.log 2>&1 &&
@@ -236,7 +240,8 @@ ev = con.execute("SELECT ts_ns, cpu, event, pid, comm, fields FROM events ORDER 
 ok(len(ev) == len(recs) and len(ev) > 0, "events: as many rows as trace-cmd report prints events (%d)" % len(recs), len(ev))
 names = sorted(set(r[5] for r in recs))
 ok(sorted(set(e[2] for e in ev)) == names, "events: the same event names (%s)" % " ".join(names))
-tables = {n: "sched_" + n if n.startswith("sched") else "raw_syscalls_" + n for n in names}
+tables = {n: "sched_" + n if n.startswith("sched") else "signal_" + n if n.startswith("signal")
+          else "raw_syscalls_" + n for n in names}
 # compare as sorted multisets: records of the same ns on two CPUs may come in either order
 def key_ev(ts, cpu, name, pid, fields): return (ts, cpu, name, pid, fields)
 mine, theirs, bad = [], [], []
@@ -284,6 +289,8 @@ ok(types.get("prev_comm") == "TEXT" and types.get("prev_pid") == "INTEGER" and t
 # comm from the trace's saved cmdlines: this shell's syscalls
 c = con.execute("SELECT DISTINCT common_comm FROM raw_syscalls_sys_enter").fetchall()
 ok(len(c) == 1 and c[0][0] in ("bash", "test_export.sh"), "raw_syscalls_sys_enter: the comm of the shell that made them, from the saved cmdlines", c)
+c = con.execute("SELECT DISTINCT code FROM signal_signal_generate WHERE sig = 28 AND comm = 'python3'").fetchall()
+ok(c == [(-6,)], "signal_signal_generate: a signed int field's -6 (SI_TKILL) stays -6 (sign-extended)", c)
 c = con.execute("SELECT count(*) FROM sched_sched_process_exec WHERE filename = '/bin/true' OR filename LIKE '%/true'").fetchone()[0]
 ok(c >= 1, "sched_sched_process_exec: its __data_loc filename as text (/bin/true)", c)
 PY

@@ -1796,18 +1796,19 @@ static int xf_kind(const struct tep_format_field *f)
 	return XF_INT;
 }
 
-/* an integer of @size bytes at @p, sign-extended if the field is signed */
+/* @v, a value of @size bytes, sign-extended if the field is signed */
+static long long xf_sext(const struct tep_format_field *f, unsigned long long v, int size)
+{
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && size > 0 && size < 8 && (v >> (size * 8 - 1)) & 1)
+		v |= ~0ULL << (size * 8);
+	return (long long)v;
+}
+
+/* an array's element of @size bytes at @p */
 static long long xf_num(struct tep_handle *tep, const struct tep_format_field *f,
 			const void *p, int size)
 {
-	unsigned long long v;
-
-	if (size <= 0 || size > 8)
-		return 0;
-	v = tep_read_number(tep, p, size);
-	if ((f->flags & TEP_FIELD_IS_SIGNED) && size < 8 && (v >> (size * 8 - 1)) & 1)
-		v |= ~0ULL << (size * 8);
-	return (long long)v;
+	return size > 0 && size <= 8 ? xf_sext(f, tep_read_number(tep, p, size), size) : 0;
 }
 
 /* the table of @ev: created at first sight, with a column per field */
@@ -1932,12 +1933,14 @@ static int x_record(struct tracecmd_input *h, struct tep_record *rec,
 		sb_json_bytes(&x->json, f->name, strlen(f->name));
 		sb_puts(&x->json, ": ");
 		if (kind == XF_INT) {
-			if (f->offset < 0 || f->size < 1 || f->size > 8 ||
-			    f->offset + f->size > rec->size) {
+			unsigned long long u;
+
+			if (f->offset < 0 || f->offset + f->size > rec->size ||
+			    tep_read_number_field(f, rec->data, &u)) {
 				sb_puts(&x->json, "null");
 				continue;
 			}
-			v = xf_num(tep, f, (const char *)rec->data + f->offset, f->size);
+			v = xf_sext(f, u, f->size);
 			sqlite3_bind_int64(xe->ins, 5 + i, v);
 			sb_printf(&x->json, "%lld", v);
 			continue;
