@@ -1583,6 +1583,11 @@ restore:
 		if (cc.missed || cc.missed_unknown)
 			fprintf(stderr, "  lost: %s%ld events the ring buffer dropped (a bigger buffer: trace-cmd's -b)\n",
 				cc.missed_unknown ? "at least " : "", cc.missed);
+		j = (int)strlen(dir);
+		while (j > 1 && dir[j - 1] == '/')
+			j--;
+		fprintf(stderr, "  in SQL: %s export %s -o %.*s.sqlite (docs/export.md)\n",
+			prog, dir, j, dir);
 	} else if (!record) {
 		fprintf(stderr, "  not recorded (--no-record)\n");
 	} else if (!nev) {
