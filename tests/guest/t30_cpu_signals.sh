@@ -6,6 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 load
+# The readers (cat, awk on sched/debug) run on CPU 0: on CPU 1 a reader is
+# one more runnable task in the nr_running it reads (seen: 4 for 3 spinners).
+taskset -pc 0 $$ >/dev/null
 echo 1 > $SYS/cpu_signals/enabled
 t_enable=$(date +%s%N)
 nspin=3
