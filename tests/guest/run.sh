@@ -17,7 +17,19 @@ for t in ${2:-t*.sh}; do
 	start=$(date +%s)
 	log=${SCHEDLAB_RESULTS:-/tmp}/$t.log	# readable from the host while it runs
 	trc=0
+	# If even the kill does not end it (tasks stuck in the kernel, or the
+	# root file system stalled: then no file, the results included, can be
+	# written), the kernel's own dump of the blocked tasks and of every
+	# CPU goes to the console, which the host keeps: a watchdog started
+	# before the test, writing /proc/sysrq-trigger with a shell builtin.
+	(
+		trap 'kill $! 2>/dev/null; exit 0' TERM
+		sleep $((limit + 30)) & wait $!
+		echo w >/proc/sysrq-trigger; echo l >/proc/sysrq-trigger
+	) &
+	wd=$!
 	timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 || trc=$?
+	kill $wd 2>/dev/null; wait $wd 2>/dev/null
 	[ $trc = 0 ] || rc=1
 	# A test that hangs, dies, or stops short of its plan fails here: the
 	# checks it never printed would otherwise just be missing.
