@@ -27,6 +27,7 @@
 #include "signals.h"
 #include "overutil.h"
 #include "blocked_on.h"
+#include "eevdf.h"
 
 /* The one table of experiments. */
 static struct sl_feature *const sl_features[] = {
@@ -35,6 +36,7 @@ static struct sl_feature *const sl_features[] = {
 	&signals_feature,
 	&overutil_feature,
 	&blocked_on_feature,
+	&eevdf_feature,
 };
 
 static char *enable;
@@ -531,10 +533,13 @@ static int __init schedlab_init(void)
 
 		sl_feature_check(f);
 		if (f->available && f->init) {
+			f->why[0] = '\0';
 			ret = f->init(f);
 			if (ret) {
 				f->available = false;
-				scnprintf(f->why, sizeof(f->why), "init failed: %d", ret);
+				/* init may say why itself */
+				if (!f->why[0])
+					scnprintf(f->why, sizeof(f->why), "init failed: %d", ret);
 			}
 		}
 		f->initialised = f->available;

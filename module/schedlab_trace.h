@@ -137,6 +137,51 @@ TRACE_EVENT(overutil,
 );
 
 /*
+ * eevdf_violation: an EEVDF invariant did not hold on the verifier's copy
+ * of a fair runqueue at a switch (eevdf.c, docs/eevdf.md). check: enum
+ * eevdf_check; level: 0 for the task's own queue, 1.. its parents'; pid
+ * -1 for a group entity; expected/actual: the check's two figures.
+ */
+TRACE_EVENT(eevdf_violation,
+	TP_PROTO(int check, int cpu, pid_t pid, int level, s64 expected, s64 actual,
+		 u64 vruntime, u64 deadline, s64 sum_w_vruntime, u64 sum_weight),
+	TP_ARGS(check, cpu, pid, level, expected, actual, vruntime, deadline,
+		sum_w_vruntime, sum_weight),
+	TP_STRUCT__entry(
+		__field(int, check)
+		__field(int, cpu)
+		__field(pid_t, pid)
+		__field(int, level)
+		__field(s64, expected)
+		__field(s64, actual)
+		__field(u64, vruntime)
+		__field(u64, deadline)
+		__field(s64, sum_w_vruntime)
+		__field(u64, sum_weight)
+	),
+	TP_fast_assign(
+		__entry->check = check;
+		__entry->cpu = cpu;
+		__entry->pid = pid;
+		__entry->level = level;
+		__entry->expected = expected;
+		__entry->actual = actual;
+		__entry->vruntime = vruntime;
+		__entry->deadline = deadline;
+		__entry->sum_w_vruntime = sum_w_vruntime;
+		__entry->sum_weight = sum_weight;
+	),
+	TP_printk("check=%s cpu=%d pid=%d level=%d expected=%lld actual=%lld vruntime=%llu deadline=%llu sum_w_vruntime=%lld sum_weight=%llu",
+		  __print_symbolic(__entry->check, { 0, "eligible" }, { 1, "earliest_deadline" },
+				   { 2, "slice" }, { 3, "lag_clamp" }, { 4, "delayed" },
+				   { 5, "sums" }, { 6, "augment" }, { 7, "overflow" },
+				   { 8, "vprot" }),
+		  __entry->cpu, __entry->pid, __entry->level, __entry->expected,
+		  __entry->actual, __entry->vruntime, __entry->deadline,
+		  __entry->sum_w_vruntime, __entry->sum_weight)
+);
+
+/*
  * mutex_wait_begin / mutex_wait_end: a task's wait on a kernel mutex
  * (blocked_on.c). The end carries the wait's split by what the lock's owner
  * did (us): running on the waiter's CPU, running elsewhere, preempted on

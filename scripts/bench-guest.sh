@@ -77,6 +77,9 @@ bpf_stop() {
 	wait "$bpf_pid" 2>/dev/null || true
 }
 TRACING=/sys/kernel/tracing
+eevdf_cases() {	# the verifier's rows where this kernel has it
+	[ "$(cut -c1 /sys/kernel/schedlab/eevdf/available 2>/dev/null)" = 1 ] && echo eevdf eevdf+every
+}
 ctx_set() {	# ctx_set CASE 0|1
 	case $1 in
 	signals+trace)
@@ -86,6 +89,9 @@ ctx_set() {	# ctx_set CASE 0|1
 	signals+deq)	# as signals+trace, with an event at every dequeue too
 		echo "$2" > /sys/kernel/schedlab/signals/dequeue_events
 		ctx_set signals+trace "$2" ;;
+	eevdf+every)	# the verifier with its O(queue) checks at every switch
+		echo $(($2 ? 1 : 16)) > /sys/kernel/schedlab/eevdf/sample_every
+		echo "$2" > /sys/kernel/schedlab/eevdf/enabled ;;
 	all)	# every feature this kernel has, at once
 		for f in /sys/kernel/schedlab/*/; do
 			[ "$(cut -c1 "$f/available")" = 1 ] && echo "$2" > "$f/enabled"
@@ -162,7 +168,7 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
-	for c in dlparams signals signals+trace signals+deq overutil blocked_on all all+trace; do
+	for c in dlparams signals signals+trace signals+deq overutil blocked_on $(eevdf_cases) all all+trace; do
 		ab_bench $c 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-$c.json"
 		print_row "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done
@@ -170,6 +176,7 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 	print_row "$SCHEDLAB_RESULTS/ctx-bpftrace.json"
 	echo "# signals+trace: signals with its schedlab:signals_task/signals_cpu events written to the ring buffer (samples every sample_ms)"
 	echo "# signals+deq: the same with dequeue_events=1 (an event at every dequeue of a tracked task, the old default)"
+	echo "# eevdf: the verifier at its default (O(1) checks at every switch, O(queue) ones every 16th); eevdf+every: O(queue) at every switch"
 	echo "# all+trace: every available feature and every schedlab:* event, as a recording run has them"
 	echo "# bpftrace: the independent blocked_on observer $BPF_OBSERVER (10 rounds off, 10 observed, 10 off)"
 } >"$out" 2>&1

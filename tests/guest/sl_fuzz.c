@@ -277,6 +277,9 @@ static const struct range ranges[] = {
 	{ "blocked_on", "min_wait_us", 0, 10000000 },
 	{ "blocked_on", "rules", 1, 15 },
 	{ "blocked_on", "max_tasks", 16, 8192 },
+	{ "eevdf", "sample_every", 1, 1000000 },
+	{ "eevdf", "keep", 0, 4096 },
+	{ "eevdf", "mutate", 0, 9 },
 };
 
 static const struct range *range_of(const struct file *f)

@@ -708,6 +708,7 @@ static const struct {
 	{ "signals", { "signals_task", "signals_cpu" } },
 	{ "overutil", { "overutil" } },
 	{ "blocked_on", { "mutex_wait_begin", "mutex_wait_end" } },
+	{ "eevdf", { "eevdf_violation" } },
 };
 
 static const char *tracefs_dir(void)
@@ -1058,6 +1059,16 @@ static void summarize(const char *dir, const char *f)
 				strcmp(jstr(&b, n, "sym"), jstr(&b, n, "lock")) ? jstr(&b, n, "sym") : "",
 				jnum(&b, n, "waits"),
 				jnum(&b, n, "total_us"), jnum(&b, n, "max_us"));
+	} else if (!strcmp(f, "eevdf")) {
+		double checked = 0, violated = 0;
+
+		LOAD(a, "checks");
+		for (i = 0; i < jnrows(&a); i++) {
+			checked += jnum(&a, i, "checked");
+			violated += jnum(&a, i, "violations");
+		}
+		fprintf(stderr, "  eevdf: %.0f invariant checks, %.0f violations (reports/eevdf/checks.txt, violations.txt)\n",
+			checked, violated);
 	} else if (!strcmp(f, "signals")) {
 		LOAD(a, "stats");
 		LOAD(b, "tasks");

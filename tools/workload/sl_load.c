@@ -2,7 +2,7 @@
 /*
  * sl_load: small, exactly shaped CPU loads for the signals experiments.
  *
- *   sl_load [-n COMM] [-d MS] spin MS                  busy for MS ms of wall time
+ *   sl_load [-n COMM] [-s US] [-d MS] spin MS                  busy for MS ms of wall time
  *   sl_load [-n COMM] [-d MS] duty RUN_MS PERIOD_MS MS  every PERIOD_MS, burn
  *                                    RUN_MS of CPU time, then sleep to the next
  *                                    period; for MS ms
@@ -12,7 +12,9 @@
  *                                    all); then all sleep until killed. Prints
  *                                    "ready" once all N are started.
  *
- * -n sets the task's comm (for schedlab's filter_comm); -d sleeps MS ms
+ * -n sets the task's comm (for schedlab's filter_comm); -s asks for a
+ * custom fair slice of US microseconds (sched_setattr's sched_runtime for
+ * SCHED_OTHER, where the kernel supports it; exit 3 if refused); -d sleeps MS ms
  * first, so that loads started together (exec is slow under emulation)
  * begin at a known moment. Pin, renice or
  * make it real-time with taskset, nice and chrt. Exit status 2 on bad
@@ -27,7 +29,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+
+/* struct sched_attr (uapi, version 0 without the clamps: 48 bytes) */
+struct sl_sched_attr {
+	unsigned int size, sched_policy;
+	unsigned long long sched_flags;
+	int sched_nice;
+	unsigned int sched_priority;
+	unsigned long long sched_runtime, sched_deadline, sched_period;
+};
+
+/* a custom slice for this task, keeping its policy (SCHED_OTHER) and nice */
+static int set_slice_us(long us)
+{
+	struct sl_sched_attr at = {
+		.size = sizeof(at),
+		.sched_policy = 0,
+		.sched_nice = getpriority(PRIO_PROCESS, 0),
+		.sched_runtime = us * 1000ULL,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &at, 0);
+}
 
 static long long ns_of(clockid_t c)
 {
@@ -48,7 +74,7 @@ static int num(const char *s, long *out)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sl_load [-n COMM] [-d MS] spin MS | duty RUN_MS PERIOD_MS MS | threads N PERIOD_MS MS\n");
+	fprintf(stderr, "usage: sl_load [-n COMM] [-s SLICE_US] [-d MS] spin MS | duty RUN_MS PERIOD_MS MS | threads N PERIOD_MS MS\n");
 	return 2;
 }
 
@@ -100,6 +126,15 @@ int main(int argc, char **argv)
 
 	if (argc > i + 1 && !strcmp(argv[i], "-n")) {
 		prctl(PR_SET_NAME, argv[i + 1]);
+		i += 2;
+	}
+	if (argc > i + 1 && !strcmp(argv[i], "-s")) {
+		if (num(argv[i + 1], &a) || !a)
+			return usage();
+		if (set_slice_us(a)) {
+			perror("sl_load: sched_setattr (custom slice)");
+			return 3;
+		}
 		i += 2;
 	}
 	if (argc > i + 1 && !strcmp(argv[i], "-d")) {
