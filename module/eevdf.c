@@ -460,6 +460,15 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 	if (mutating(EEVDF_AUGMENT) && n)
 		buf[0].min_vruntime++;
 
+	/*
+	 * A flat runqueue reweights the picked task at set_next_task_fair()
+	 * (its hierarchical weight recomputed), after the pick decided: it
+	 * leaves vruntime == avg_vruntime() - vlag, with zero_vruntime just
+	 * set to avg_vruntime(); the rescaled deadline may then be later than
+	 * another eligible one's. Such a pick is not compared.
+	 */
+	if (EV_FLAT && level == 0 && (s64)(cur.vruntime - q.zero_vruntime) == -cur.vlag)
+		exempt = true;
 	if (exempt)
 		st->skipped[EEVDF_EARLIEST]++;
 	else
