@@ -168,12 +168,14 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
-	for c in dlparams signals signals+trace signals+deq overutil blocked_on $(eevdf_cases) all all+trace; do
+	for c in ${SCHEDLAB_BENCH_CASES:-dlparams signals signals+trace signals+deq overutil blocked_on $(eevdf_cases) all all+trace}; do
 		ab_bench $c 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-$c.json"
 		print_row "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done
-	bpf_bench 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-bpftrace.json"
-	print_row "$SCHEDLAB_RESULTS/ctx-bpftrace.json"
+	if [ -z "${SCHEDLAB_BENCH_CASES:-}" ]; then
+		bpf_bench 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-bpftrace.json"
+		print_row "$SCHEDLAB_RESULTS/ctx-bpftrace.json"
+	fi
 	echo "# signals+trace: signals with its schedlab:signals_task/signals_cpu events written to the ring buffer (samples every sample_ms)"
 	echo "# signals+deq: the same with dequeue_events=1 (an event at every dequeue of a tracked task, the old default)"
 	echo "# eevdf: the verifier at its default (O(1) checks at every switch, O(queue) ones every 16th); eevdf+every: O(queue) at every switch"

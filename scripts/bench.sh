@@ -5,7 +5,8 @@
 # build/bench/results.json. TCG timings are slow and noisy: only ratios
 # measured in one boot mean something.
 #   boot 1 (2 vCPUs): dlparams, the cost of each way to read the parameters
-#   boot 2 (1 vCPU, instruction-counted: see bench-guest.sh): the
+#   boot 2 (1 vCPU, instruction-counted: see bench-guest.sh; SCHEDLAB_BENCH_CASES
+#          picks its cases, e.g. "eevdf eevdf+every"): the
 #          context-switch slowdown of each feature, and of the bpftrace
 #          observer of mutex waits (scripts/bpftrace/)
 #   boot 3 (2 vCPUs, instruction-counted): contended-mutex throughput with

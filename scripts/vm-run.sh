@@ -11,7 +11,7 @@
 # timeout); 124 if the guest's dmesg has an oops, BUG, WARNING, lockdep,
 # KASAN or hung-task report (it is printed).
 #
-# Environment variables named SCHEDLAB_TEST_* or SL_FUZZ_* are exported to
+# Environment variables named SCHEDLAB_TEST_*, SCHEDLAB_BENCH_* or SL_FUZZ_* are exported to
 # the guest script. Environment: SCHEDLAB_VM_TIMEOUT (seconds, default 1200), SCHEDLAB_VM_CPUS
 # (default 2), SCHEDLAB_VM_MEM (MiB, default 2048), SCHEDLAB_VM_APPEND (extra
 # kernel arguments), SCHEDLAB_VM_TCG_THREAD (single or multi, default single).
@@ -95,8 +95,8 @@ results=$(cd "$results" && pwd)
 	printf 'export SCHEDLAB_KVER=%q SCHEDLAB_PKGVER=%q SCHEDLAB_SERIES=%q\n' "$KVER" "$PKGVER" "$series"
 	# the kernel's own modules (locktorture on the built kernels)
 	printf 'export SCHEDLAB_MODDIR=%q\n' "$info/root/lib/modules/$KVER"
-	# test knobs reach the guest: SCHEDLAB_TEST_* and SL_FUZZ_*
-	for v in $(compgen -e | grep -E '^(SCHEDLAB_TEST_|SL_FUZZ_)'); do
+	# test and bench knobs reach the guest: SCHEDLAB_TEST_*, SCHEDLAB_BENCH_*, SL_FUZZ_*
+	for v in $(compgen -e | grep -E '^(SCHEDLAB_TEST_|SCHEDLAB_BENCH_|SL_FUZZ_)'); do
 		printf 'export %s=%q\n' "$v" "${!v}"
 	done
 	printf 'exec bash'; printf ' %q' "$@"; printf '\n'
