@@ -30,7 +30,8 @@ read_checks() {	# the checks report into CHECKED[] and VIOL[] (builtins only)
 viol_rows() {	# viol_rows CHECK: rows of the violations report for CHECK (builtins only)
 	local l n=0
 	while read -r l; do
-		case " $l " in '#'*) ;; *" $1 "*) n=$((n + 1)) ;; esac
+		[[ $l == '#'* ]] && continue
+		[[ " $l " == *" $1 "* ]] && n=$((n + 1))
 	done <"$ED/violations"
 	echo $n
 }
