@@ -139,6 +139,15 @@ static inline u8 se_delayed(void *se)
 #endif
 }
 
+static inline u8 se_custom_slice(void *se)
+{
+#if SL_HAS_sched_entity__custom_slice
+	return SL_READ(se, sched_entity__custom_slice);
+#else
+	return 0;
+#endif
+}
+
 static inline u8 se_rel_deadline(void *se)
 {
 #if SL_HAS_sched_entity__rel_deadline
@@ -294,7 +303,7 @@ static void copy_entity(struct eevdf_entity *e, void *se)
 	e->on_rq = se_on_rq(se);
 	e->sched_delayed = se_delayed(se);
 	e->rel_deadline = se_rel_deadline(se);
-	e->custom_slice = 0;
+	e->custom_slice = se_custom_slice(se);
 	e->min_vruntime = se_min_vruntime(se);
 	e->min_slice = se_min_slice(se);
 	e->max_slice = se_max_slice(se);
@@ -349,9 +358,25 @@ static int copy_tree(void *cfs, struct eevdf_entity *buf)
 static void record(int cpu, int level, void *se, const struct eevdf_entity *e,
 		   const struct eevdf_queue *q, const struct eevdf_finding *f, u32 bits)
 {
+	pid_t other_pid;
 	struct ev_record *r;
 	unsigned long flags;
 
+	/*
+	 * Where the finding is about another entity (a tree node: augment,
+	 * overflow; the task that left: delayed), that one is the subject and
+	 * the picked entity the other; earliest_deadline keeps the picked one
+	 * and names the entity EEVDF would have picked.
+	 */
+	if (f->other && f->check != EEVDF_EARLIEST) {
+		const struct eevdf_entity *picked = e;
+
+		e = f->other;
+		se = NULL;
+		other_pid = picked->pid;
+	} else {
+		other_pid = f->other ? f->other->pid : -1;
+	}
 	trace_eevdf_violation(f->check, cpu, e->pid, level, f->expected, f->actual,
 			      e->vruntime, e->deadline, q->sum_w_vruntime, q->sum_weight);
 	raw_spin_lock_irqsave(&log_lock, flags);
@@ -371,7 +396,7 @@ static void record(int cpu, int level, void *se, const struct eevdf_entity *e,
 		r->comm[0] = '\0';
 	r->expected = f->expected;
 	r->actual = f->actual;
-	r->other_pid = f->other ? f->other->pid : -1;
+	r->other_pid = other_pid;
 	r->e = *e;
 	r->zero_vruntime = q->zero_vruntime;
 	r->sum_w_vruntime = q->sum_w_vruntime;
@@ -391,6 +416,17 @@ static void outcome(struct ev_stats *st, enum eevdf_check c, bool ok, int cpu, i
 		return;
 	st->violations[c]++;
 	record(cpu, level, se, e, q, f, bits);
+}
+
+/*
+ * The slice bound holds for a task's entity with the default slice; a
+ * group entity's slice follows its queue's shortest without moving its
+ * deadline, and a custom slice set by sched_setattr applies from the next
+ * deadline: for those only deadline > vruntime is checked.
+ */
+static inline bool slice_upper(const struct eevdf_entity *e)
+{
+	return e->pid >= 0 && !e->custom_slice;
 }
 
 static inline bool mutating(enum eevdf_check c)
@@ -434,8 +470,8 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 	if (cur.rel_deadline)
 		st->skipped[EEVDF_SLICE]++;
 	else
-		outcome(st, EEVDF_SLICE, eevdf_check_slice(&cur, &f), cpu, level, se,
-			&cur, &q, &f, bits);
+		outcome(st, EEVDF_SLICE, eevdf_check_slice(&cur, slice_upper(&cur), &f), cpu,
+			level, se, &cur, &q, &f, bits);
 	if (m->has_vprot && level == 0) {
 		if (!m->run_to_parity && !m->base_slice)
 			st->skipped[EEVDF_VPROT]++;
@@ -450,15 +486,19 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 	n = copy_tree(cfs, buf);
 	if (n < 0) {
 		st->truncated++;
-		for (i = EEVDF_EARLIEST; i <= EEVDF_OVERFLOW; i++)
-			if (i != EEVDF_SLICE && i != EEVDF_LAG && i != EEVDF_DELAYED)
-				st->skipped[i]++;
+		st->skipped[EEVDF_EARLIEST]++;
+		st->skipped[EEVDF_SUMS]++;
+		st->skipped[EEVDF_AUGMENT]++;
+		st->skipped[EEVDF_AUGMENT_SLICE]++;
+		st->skipped[EEVDF_OVERFLOW]++;
 		return;
 	}
 	if (mutating(EEVDF_SUMS))
 		q.sum_weight++;
 	if (mutating(EEVDF_AUGMENT) && n)
 		buf[0].min_vruntime++;
+	if (mutating(EEVDF_AUGMENT_SLICE) && n)
+		buf[0].min_slice++;
 
 	/*
 	 * A flat runqueue reweights the picked task at set_next_task_fair()
@@ -476,7 +516,10 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 			level, se, &cur, &q, &f, bits);
 	outcome(st, EEVDF_SUMS, eevdf_check_sums(m, &q, buf, n, &f), cpu, level, se,
 		&cur, &q, &f, bits);
-	outcome(st, EEVDF_AUGMENT, eevdf_check_augment(buf, n, SL_HAS_sched_entity__max_slice, &f),
+	outcome(st, EEVDF_AUGMENT, eevdf_check_augment(buf, n, &f), cpu, level, se, &cur, &q,
+		&f, bits);
+	outcome(st, EEVDF_AUGMENT_SLICE,
+		eevdf_check_augment_slice(buf, n, SL_HAS_sched_entity__max_slice, &f),
 		cpu, level, se, &cur, &q, &f, bits);
 	outcome(st, EEVDF_OVERFLOW, eevdf_check_overflow(m, &q, buf, n, &f), cpu, level,
 		se, &cur, &q, &f, bits);
@@ -485,8 +528,8 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 			st->skipped[EEVDF_SLICE]++;
 			continue;
 		}
-		outcome(st, EEVDF_SLICE, eevdf_check_slice(&buf[i], &f), cpu, level, NULL,
-			&buf[i], &q, &f, bits);
+		outcome(st, EEVDF_SLICE, eevdf_check_slice(&buf[i], slice_upper(&buf[i]), &f),
+			cpu, level, NULL, &buf[i], &q, &f, bits);
 	}
 }
 
@@ -580,10 +623,12 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 				exempt = true;	/* curr at the pick: run to parity */
 		/*
 		 * A buddy may be picked before the earliest deadline: the
-		 * wakeup buddy (NEXT_BUDDY), or the short-slice buddy a
-		 * PREEMPT_SHORT wakeup nominates (shorter slice than prev).
+		 * wakeup buddy (NEXT_BUDDY), a group entity (a task that
+		 * sleeps nominates its groups, which stay nominated until
+		 * picked), or the short-slice buddy a PREEMPT_SHORT wakeup
+		 * nominates (shorter slice than prev).
 		 */
-		if (m.pick_buddy && (m.next_buddy ||
+		if (m.pick_buddy && (m.next_buddy || !se_is_task(se) ||
 				     (m.preempt_short && prev_fair &&
 				      se_slice(se) < se_slice(task_se(prev)))))
 			exempt = true;
@@ -715,6 +760,8 @@ static long checks_take(void *priv)
 	struct checks_snap *s = priv;
 	int cpu, i;
 
+	/* a pass may be taken again (a reader seeking back): start from zero */
+	memset(&s->sum, 0, sizeof(s->sum));
 	s->enabled = READ_ONCE(eevdf_feature.enabled);
 	s->have = stats;
 	if (!stats)
@@ -769,7 +816,8 @@ static void checks_row(void *priv, unsigned long i, struct sl_rval *v)
 
 	sl_rv_str(&v[0], eevdf_check_names[i]);
 	/* a check this kernel has nothing for: missing, not zero */
-	if (i == EEVDF_VPROT && !SL_HAS_sched_entity__vprot) {
+	if ((i == EEVDF_VPROT && !SL_HAS_sched_entity__vprot) ||
+	    (i == EEVDF_AUGMENT_SLICE && !SL_HAS_sched_entity__min_slice)) {
 		sl_rv_none(&v[1]);
 		sl_rv_none(&v[2]);
 		sl_rv_none(&v[3]);
@@ -915,7 +963,7 @@ static const struct sl_param eevdf_params[] = {
 	},
 	{
 		.name = "mutate",
-		.help = "0: off; 1..9: perturb the verifier's copy of the value check N-1 guards (docs/eevdf.md)",
+		.help = "0: off; 1..10: perturb the verifier's copy of the value check N-1 guards (docs/eevdf.md)",
 		.value = &mutate, .min = 0, .max = EEVDF_NR_CHECKS, .live = true,
 	},
 	{ }

@@ -27,6 +27,7 @@ const char *const eevdf_check_names[EEVDF_NR_CHECKS] = {
 	[EEVDF_AUGMENT] = "augment",
 	[EEVDF_OVERFLOW] = "overflow",
 	[EEVDF_VPROT] = "vprot",
+	[EEVDF_AUGMENT_SLICE] = "augment_slice",
 };
 
 static inline s64 key_of(const struct eevdf_queue *q, u64 v)
@@ -237,14 +238,18 @@ bool eevdf_check_eligible(const struct eevdf_model *m, const struct eevdf_queue 
  * A deadline is set to vruntime + calc_delta_fair(slice) (update_deadline(),
  * place_entity()); vruntime then only grows while the entity runs, and a
  * new deadline is set as soon as it is reached, so deadline - vruntime is
- * in (0, calc_delta_fair(slice)] up to a reweight's rounding.
+ * in (0, calc_delta_fair(slice)] up to a reweight's rounding. The upper
+ * bound holds only while the slice is the one the deadline was set with:
+ * not for a group entity (its slice follows its queue's shortest, the
+ * deadline stays) nor for a custom slice (sched_setattr changes it, the
+ * next deadline uses it): the caller says.
  */
-bool eevdf_check_slice(const struct eevdf_entity *e, struct eevdf_finding *f)
+bool eevdf_check_slice(const struct eevdf_entity *e, bool upper, struct eevdf_finding *f)
 {
 	s64 d = (s64)(e->deadline - e->vruntime);
 	s64 lim = (s64)eevdf_calc_delta_fair(e->slice, e) + EEVDF_SLICE_ROUND_NS;
 
-	if (d > 0 && d <= lim)
+	if (d > 0 && (!upper || d <= lim))
 		return true;
 	return fail(f, EEVDF_SLICE, d <= 0 ? 1 : lim, d, NULL);
 }
@@ -348,38 +353,56 @@ bool eevdf_check_sums(const struct eevdf_model *m, const struct eevdf_queue *q,
 
 /*
  * The tree is ordered by deadline and augmented as a heap on vruntime:
- * min_vruntime = min(vruntime, children's min_vruntime) (and min_slice,
- * max_slice likewise), which is what lets pick_eevdf() prune.
+ * min_vruntime = min(vruntime, children's min_vruntime), which is what lets
+ * pick_eevdf() prune a subtree with no eligible entity.
  */
-bool eevdf_check_augment(const struct eevdf_entity *ents, u32 n, bool has_max_slice,
-			 struct eevdf_finding *f)
+bool eevdf_check_augment(const struct eevdf_entity *ents, u32 n, struct eevdf_finding *f)
 {
 	u32 i;
 
 	for (i = 0; i < n; i++) {
 		const struct eevdf_entity *e = &ents[i];
-		u64 mv = e->vruntime, mins = e->slice, maxs = e->slice;
+		u64 mv = e->vruntime;
+
+		if (e->has_right)
+			mv = v_min(mv, e->r_min_vruntime);
+		if (e->has_left)
+			mv = v_min(mv, e->l_min_vruntime);
+		if (mv != e->min_vruntime)
+			return fail(f, EEVDF_AUGMENT, (s64)mv, (s64)e->min_vruntime, e);
+	}
+	return true;
+}
+
+/*
+ * min_slice (the shortest slice queued, for the protected slice and a
+ * group's own slice) and max_slice (the lag limit) are kept the same way.
+ */
+bool eevdf_check_augment_slice(const struct eevdf_entity *ents, u32 n, bool has_max_slice,
+			       struct eevdf_finding *f)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		const struct eevdf_entity *e = &ents[i];
+		u64 mins = e->slice, maxs = e->slice;
 
 		if (e->has_right) {
-			mv = v_min(mv, e->r_min_vruntime);
 			if (e->r_min_slice < mins)
 				mins = e->r_min_slice;
 			if (e->r_max_slice > maxs)
 				maxs = e->r_max_slice;
 		}
 		if (e->has_left) {
-			mv = v_min(mv, e->l_min_vruntime);
 			if (e->l_min_slice < mins)
 				mins = e->l_min_slice;
 			if (e->l_max_slice > maxs)
 				maxs = e->l_max_slice;
 		}
-		if (mv != e->min_vruntime)
-			return fail(f, EEVDF_AUGMENT, (s64)mv, (s64)e->min_vruntime, e);
 		if (mins != e->min_slice)
-			return fail(f, EEVDF_AUGMENT, (s64)mins, (s64)e->min_slice, e);
+			return fail(f, EEVDF_AUGMENT_SLICE, (s64)mins, (s64)e->min_slice, e);
 		if (has_max_slice && maxs != e->max_slice)
-			return fail(f, EEVDF_AUGMENT, (s64)maxs, (s64)e->max_slice, e);
+			return fail(f, EEVDF_AUGMENT_SLICE, (s64)maxs, (s64)e->max_slice, e);
 	}
 	return true;
 }

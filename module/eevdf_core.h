@@ -41,9 +41,10 @@ enum eevdf_check {
 	EEVDF_LAG,		/* a dequeued entity's lag is within the clamp */
 	EEVDF_DELAYED,		/* a delayed entity is not eligible, never picked */
 	EEVDF_SUMS,		/* cached sums == sums over the tree (Lemma 2) */
-	EEVDF_AUGMENT,		/* each node's min_vruntime/min/max_slice */
+	EEVDF_AUGMENT,		/* each node's min_vruntime (the heap pick_eevdf() prunes) */
 	EEVDF_OVERFLOW,		/* no product near overflow */
 	EEVDF_VPROT,		/* the protected slice as the kernel computes it */
+	EEVDF_AUGMENT_SLICE,	/* each node's min_slice (and max_slice) */
 	EEVDF_NR_CHECKS
 };
 
@@ -117,8 +118,11 @@ u64 eevdf_vprot_expected(const struct eevdf_model *m, const struct eevdf_queue *
 /* the picked entity, curr of @q: eligible, and not delayed */
 bool eevdf_check_eligible(const struct eevdf_model *m, const struct eevdf_queue *q,
 			  struct eevdf_finding *f);
-/* @e (queued, no relative deadline): 0 < deadline - vruntime <= slice/weight */
-bool eevdf_check_slice(const struct eevdf_entity *e, struct eevdf_finding *f);
+/*
+ * @e (queued, no relative deadline): 0 < deadline - vruntime, and, with
+ * @upper, <= slice/weight
+ */
+bool eevdf_check_slice(const struct eevdf_entity *e, bool upper, struct eevdf_finding *f);
 /*
  * @prev, just dequeued from @q to sleep (or delayed): |vlag| within the
  * clamp. @max_slice: the largest slice on @q with @prev (lag_max_slice).
@@ -144,9 +148,11 @@ bool eevdf_check_earliest(const struct eevdf_model *m, const struct eevdf_queue 
 bool eevdf_check_sums(const struct eevdf_model *m, const struct eevdf_queue *q,
 		      const struct eevdf_entity *ents, u32 n,
 		      struct eevdf_finding *f);
-/* every node's augmented values from its own and its children's */
-bool eevdf_check_augment(const struct eevdf_entity *ents, u32 n, bool has_max_slice,
-			 struct eevdf_finding *f);
+/* every node's min_vruntime from its own and its children's */
+bool eevdf_check_augment(const struct eevdf_entity *ents, u32 n, struct eevdf_finding *f);
+/* every node's min_slice (and max_slice) from its own and its children's */
+bool eevdf_check_augment_slice(const struct eevdf_entity *ents, u32 n, bool has_max_slice,
+			       struct eevdf_finding *f);
 /* every key * weight and the eligibility products fit below 2^62 */
 bool eevdf_check_overflow(const struct eevdf_model *m, const struct eevdf_queue *q,
 			  const struct eevdf_entity *ents, u32 n,

@@ -175,7 +175,7 @@ TRACE_EVENT(eevdf_violation,
 		  __print_symbolic(__entry->check, { 0, "eligible" }, { 1, "earliest_deadline" },
 				   { 2, "slice" }, { 3, "lag_clamp" }, { 4, "delayed" },
 				   { 5, "sums" }, { 6, "augment" }, { 7, "overflow" },
-				   { 8, "vprot" }),
+				   { 8, "vprot" }, { 9, "augment_slice" }),
 		  __entry->cpu, __entry->pid, __entry->level, __entry->expected,
 		  __entry->actual, __entry->vruntime, __entry->deadline,
 		  __entry->sum_w_vruntime, __entry->sum_weight)

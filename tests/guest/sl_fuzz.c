@@ -279,7 +279,7 @@ static const struct range ranges[] = {
 	{ "blocked_on", "max_tasks", 16, 8192 },
 	{ "eevdf", "sample_every", 1, 1000000 },
 	{ "eevdf", "keep", 0, 4096 },
-	{ "eevdf", "mutate", 0, 9 },
+	{ "eevdf", "mutate", 0, 10 },
 };
 
 static const struct range *range_of(const struct file *f)

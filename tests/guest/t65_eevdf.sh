@@ -35,7 +35,7 @@ viol_rows() {	# viol_rows CHECK: rows of the violations report for CHECK (builti
 	done <"$ED/violations"
 	echo $n
 }
-NAMES="eligible earliest_deadline slice lag_clamp delayed sums augment overflow vprot"
+NAMES="eligible earliest_deadline slice lag_clamp delayed sums augment overflow vprot augment_slice"
 
 load
 ok loaded "module loaded"
@@ -50,7 +50,7 @@ fi
 
 # bad input first: nothing may change
 is "$($SYSFS_WRITE $EV/sample_every 0)" EINVAL "sample_every 0: EINVAL"
-is "$($SYSFS_WRITE $EV/mutate 10)" EINVAL "mutate 10: EINVAL"
+is "$($SYSFS_WRITE $EV/mutate 11)" EINVAL "mutate 11: EINVAL"
 is "$($SYSFS_WRITE $EV/keep 4097)" EINVAL "keep 4097: EINVAL"
 is "$(cat $EV/sample_every $EV/mutate $EV/keep | tr '\n' ' ')" "16 0 32 " "values unchanged"
 
@@ -89,17 +89,28 @@ t1=$(date +%s)
 diag "workload mix: $((t1 - t0)) s"
 diagl() { local l; while IFS= read -r l; do diag "$l"; done <<<"$1"; }
 diagl "$(cat $ED/checks)"
+# A hierarchical runqueue (6.12) changes a queued group entity's slice at
+# dequeue without updating the tree's min_slice above it (docs/eevdf.md):
+# augment_slice finds that; it is reported, not failed, there.
+hier=0
+[[ $(<$ED/checks) == *"runqueue: hierarchical"* ]] && hier=1
+rows_expected=0
 for n in $NAMES; do
 	if [ "${CHECKED[$n]}" = - ]; then
 		ok '[ $n = vprot ]' "$n: not in this kernel (only vprot may be)"
 		continue
 	fi
 	ok '[ "${CHECKED[$n]:-0}" -gt 0 ]' "$n: checked ${CHECKED[$n]} times"
+	if [ $n = augment_slice ] && [ $hier = 1 ]; then
+		diag "augment_slice on a hierarchical runqueue: ${VIOL[$n]} stale min_slice values found (a kernel finding)"
+		rows_expected=$(viol_rows augment_slice)
+		continue
+	fi
 	is "${VIOL[$n]}" 0 "$n: no violation under the workload mix"
 done
 v=$(grep -vc '^#' $ED/violations)
-is "$v" 1 "violations report: a header and no row"
-diagl "$(grep -v '^#' $ED/violations | head -5)"
+is "$v" $((rows_expected + 1)) "violations report: a header and no row (but augment_slice's where reported)"
+diagl "$(grep -v '^#' $ED/violations | awk 'NR == 1 || !seen[$3]++' | head -12)"
 
 # mutation mode: each check must catch a perturbation of its own copy
 echo 0 >$EV/enabled

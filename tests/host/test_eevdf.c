@@ -204,16 +204,18 @@ static bool all_checks(struct state *s, struct eevdf_finding *f)
 		return false;
 	if (!eevdf_check_earliest(&s->m, &s->q, s->tree, s->nt, f))
 		return false;
-	if (!eevdf_check_slice(s->q.curr, f))
+	if (!eevdf_check_slice(s->q.curr, true, f))
 		return false;
 	for (i = 0; i < s->nt; i++)
-		if (!eevdf_check_slice(&s->tree[i], f))
+		if (!eevdf_check_slice(&s->tree[i], true, f))
 			return false;
 	if (!eevdf_check_delayed(&s->m, &s->q, NULL, f))
 		return false;
 	if (!eevdf_check_sums(&s->m, &s->q, s->tree, s->nt, f))
 		return false;
-	if (!eevdf_check_augment(s->tree, s->nt, true, f))
+	if (!eevdf_check_augment(s->tree, s->nt, f))
+		return false;
+	if (!eevdf_check_augment_slice(s->tree, s->nt, true, f))
 		return false;
 	if (!eevdf_check_overflow(&s->m, &s->q, s->tree, s->nt, f))
 		return false;
@@ -325,11 +327,15 @@ static void test_each_check_fires(bool flat)
 		u64 lim = eevdf_calc_delta_fair(e->slice, e) + EEVDF_SLICE_ROUND_NS;
 
 		e->deadline = e->vruntime + lim;
-		tap(eevdf_check_slice(e, NULL), "slice (%s): deadline - vruntime == bound passes", kind);
+		tap(eevdf_check_slice(e, true, NULL), "slice (%s): deadline - vruntime == bound passes", kind);
 		e->deadline++;
-		expect_fires(&t, EEVDF_SLICE, !eevdf_check_slice(e, &f), &f, "bound + 1 ns");
+		expect_fires(&t, EEVDF_SLICE, !eevdf_check_slice(e, true, &f), &f, "bound + 1 ns");
+		tap(eevdf_check_slice(e, false, NULL),
+		    "slice (%s): past the bound passes where only the lower bound applies", kind);
 		e->deadline = e->vruntime;
-		expect_fires(&t, EEVDF_SLICE, !eevdf_check_slice(e, &f), &f, "deadline == vruntime");
+		expect_fires(&t, EEVDF_SLICE, !eevdf_check_slice(e, true, &f), &f, "deadline == vruntime");
+		expect_fires(&t, EEVDF_SLICE, !eevdf_check_slice(e, false, &f), &f,
+			     "deadline == vruntime, lower bound only");
 	}
 
 	/* lag: +-limit pass, one past fails */
@@ -390,18 +396,22 @@ static void test_each_check_fires(bool flat)
 	/* augment: one node's min_vruntime, a min_slice, a max_slice */
 	t = s;
 	t.tree[t.root].min_vruntime++;
-	expect_fires(&t, EEVDF_AUGMENT, !eevdf_check_augment(t.tree, t.nt, true, &f), &f,
+	expect_fires(&t, EEVDF_AUGMENT, !eevdf_check_augment(t.tree, t.nt, &f), &f,
 		     "root min_vruntime + 1");
+	tap(eevdf_check_augment_slice(t.tree, t.nt, true, NULL),
+	    "augment_slice (%s): a min_vruntime error is not a slice error", kind);
 	t = s;
 	t.tree[t.nt - 1].min_slice--;
-	expect_fires(&t, EEVDF_AUGMENT, !eevdf_check_augment(t.tree, t.nt, true, &f), &f,
+	expect_fires(&t, EEVDF_AUGMENT_SLICE, !eevdf_check_augment_slice(t.tree, t.nt, true, &f), &f,
 		     "a leaf's min_slice - 1");
+	tap(eevdf_check_augment(t.tree, t.nt, NULL),
+	    "augment (%s): a min_slice error is not a min_vruntime error", kind);
 	t = s;
 	t.tree[t.root].max_slice = t.tree[t.root].max_slice + 1;
-	expect_fires(&t, EEVDF_AUGMENT, !eevdf_check_augment(t.tree, t.nt, true, &f), &f,
+	expect_fires(&t, EEVDF_AUGMENT_SLICE, !eevdf_check_augment_slice(t.tree, t.nt, true, &f), &f,
 		     "root max_slice + 1");
-	tap(eevdf_check_augment(t.tree, t.nt, false, NULL),
-	    "augment (%s): max_slice not checked where the kernel has none", kind);
+	tap(eevdf_check_augment_slice(t.tree, t.nt, false, NULL),
+	    "augment_slice (%s): max_slice not checked where the kernel has none", kind);
 
 	/* overflow: one entity 2^62 / w away from v0 */
 	t = s;
