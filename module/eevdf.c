@@ -175,6 +175,16 @@ static inline void *se_parent(void *se)
 #endif
 }
 
+/* a task in a cgroup below the root (its entity has a parent) */
+static inline bool se_in_group(void *se)
+{
+#if SL_HAS_sched_entity__parent
+	return SL_READ(se, sched_entity__parent);
+#else
+	return false;
+#endif
+}
+
 /* the runqueue the entity is queued on (hierarchical) */
 static inline void *se_cfs_rq(void *se)
 {
@@ -505,9 +515,12 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 	 * (its hierarchical weight recomputed), after the pick decided: it
 	 * leaves vruntime == avg_vruntime() - vlag, with zero_vruntime just
 	 * set to avg_vruntime(); the rescaled deadline may then be later than
-	 * another eligible one's. Such a pick is not compared.
+	 * another eligible one's. Such a pick is not compared. (Only a task in
+	 * a cgroup has a hierarchical weight other than its own; a task woken
+	 * with zero lag also sits at vruntime == zero_vruntime.)
 	 */
-	if (EV_FLAT && level == 0 && (s64)(cur.vruntime - q.zero_vruntime) == -cur.vlag)
+	if (EV_FLAT && level == 0 && se_in_group(se) &&
+	    (s64)(cur.vruntime - q.zero_vruntime) == -cur.vlag)
 		exempt = true;
 	if (exempt)
 		st->skipped[EEVDF_EARLIEST]++;
