@@ -262,6 +262,7 @@ struct ev_record {
 	s64 expected, actual;
 	pid_t other_pid;
 	struct eevdf_entity e;		/* the entity the check is about */
+	bool have_queue;
 	u64 zero_vruntime;
 	s64 sum_w_vruntime;
 	u64 sum_weight;
@@ -298,11 +299,9 @@ static void model_now(struct eevdf_model *m, u32 *bits)
 	m->base_slice = base_slice_p ? READ_ONCE(*base_slice_p) : 0;
 }
 
+/* what every check reads of an entity */
 static void copy_entity(struct eevdf_entity *e, void *se)
 {
-	struct rb_node *n = se_node(se);
-	struct rb_node *l = READ_ONCE(n->rb_left), *r = READ_ONCE(n->rb_right);
-
 	e->vruntime = se_vruntime(se);
 	e->deadline = se_deadline(se);
 	e->vlag = se_vlag(se);
@@ -314,6 +313,18 @@ static void copy_entity(struct eevdf_entity *e, void *se)
 	e->sched_delayed = se_delayed(se);
 	e->rel_deadline = se_rel_deadline(se);
 	e->custom_slice = se_custom_slice(se);
+	e->has_left = false;
+	e->has_right = false;
+	e->pid = se_is_task(se) ? se_task(se)->pid : -1;
+}
+
+/* and, for the walk of the tree, its augmented values and its children's */
+static void copy_tree_entity(struct eevdf_entity *e, void *se)
+{
+	struct rb_node *n = se_node(se);
+	struct rb_node *l = READ_ONCE(n->rb_left), *r = READ_ONCE(n->rb_right);
+
+	copy_entity(e, se);
 	e->min_vruntime = se_min_vruntime(se);
 	e->min_slice = se_min_slice(se);
 	e->max_slice = se_max_slice(se);
@@ -329,10 +340,13 @@ static void copy_entity(struct eevdf_entity *e, void *se)
 		e->r_min_slice = se_min_slice(node_se(r));
 		e->r_max_slice = se_max_slice(node_se(r));
 	}
-	e->pid = se_is_task(se) ? se_task(se)->pid : -1;
 }
 
-/* @curr: the verifier's copy of the queue's curr, or NULL */
+/*
+ * @curr: the verifier's copy of the queue's curr, or NULL. Of the tree's
+ * root only what the O(1) checks use: the shortest and longest slice
+ * queued (its augmented values).
+ */
 static void copy_queue(struct eevdf_queue *q, void *cfs, const struct eevdf_entity *curr,
 		       struct eevdf_entity *root_copy)
 {
@@ -346,7 +360,8 @@ static void copy_queue(struct eevdf_queue *q, void *cfs, const struct eevdf_enti
 	q->curr = curr;
 	q->root = NULL;
 	if (root) {
-		copy_entity(root_copy, node_se(root));
+		root_copy->min_slice = se_min_slice(node_se(root));
+		root_copy->max_slice = se_max_slice(node_se(root));
 		q->root = root_copy;
 	}
 }
@@ -360,7 +375,7 @@ static int copy_tree(void *cfs, struct eevdf_entity *buf)
 	for (; n; n = rb_next(n)) {
 		if (i == EV_MAX_WALK)
 			return -1;
-		copy_entity(&buf[i++], node_se(n));
+		copy_tree_entity(&buf[i++], node_se(n));
 	}
 	return i;
 }
@@ -388,7 +403,8 @@ static void record(int cpu, int level, void *se, const struct eevdf_entity *e,
 		other_pid = f->other ? f->other->pid : -1;
 	}
 	trace_eevdf_violation(f->check, cpu, e->pid, level, f->expected, f->actual,
-			      e->vruntime, e->deadline, q->sum_w_vruntime, q->sum_weight);
+			      e->vruntime, e->deadline, q ? q->sum_w_vruntime : 0,
+			      q ? q->sum_weight : 0);
 	raw_spin_lock_irqsave(&log_lock, flags);
 	if (!viol_log || log_len >= log_cap) {
 		log_dropped++;
@@ -408,9 +424,13 @@ static void record(int cpu, int level, void *se, const struct eevdf_entity *e,
 	r->actual = f->actual;
 	r->other_pid = other_pid;
 	r->e = *e;
-	r->zero_vruntime = q->zero_vruntime;
-	r->sum_w_vruntime = q->sum_w_vruntime;
-	r->sum_weight = q->sum_weight;
+	/* the lag check needs no copy of the queue: its figures are missing */
+	r->have_queue = q;
+	if (q) {
+		r->zero_vruntime = q->zero_vruntime;
+		r->sum_w_vruntime = q->sum_w_vruntime;
+		r->sum_weight = q->sum_weight;
+	}
 	r->features = bits;
 out:
 	raw_spin_unlock_irqrestore(&log_lock, flags);
@@ -556,14 +576,14 @@ static void check_prev(struct ev_stats *st, const struct eevdf_model *m, u32 bit
 	struct eevdf_entity pe, cur, rootc;
 	struct eevdf_queue q;
 	struct eevdf_finding f;
-	void *curr_se = cfs_curr(cfs);
+	void *curr_se, *root_se;
 	u64 max_slice = 0;
-	bool lag_valid;
+	u8 on_rq = se_on_rq(se), delayed = se_delayed(se);
 
+	/* still queued and not delayed (preempted): nothing to check */
+	if (on_rq && !delayed)
+		return;
 	copy_entity(&pe, se);
-	if (curr_se)
-		copy_entity(&cur, curr_se);
-	copy_queue(&q, cfs, curr_se ? &cur : NULL, &rootc);
 	if (mutating(EEVDF_LAG))
 		pe.vlag = S64_MAX / 2;
 
@@ -572,20 +592,26 @@ static void check_prev(struct ev_stats *st, const struct eevdf_model *m, u32 bit
 	 * the queue's slices, a delayed entity's too (update_entity_lag()
 	 * runs before the delay decision there).
 	 */
-	lag_valid = !pe.on_rq || (m->lag_max_slice && pe.sched_delayed);
-	if (lag_valid) {
+	if (!on_rq || (m->lag_max_slice && delayed)) {
 		if (m->lag_max_slice) {
-			if (q.root)
-				max_slice = q.root->max_slice;
-			if (curr_se && cur.on_rq && cur.slice > max_slice)
-				max_slice = cur.slice;
+			root_se = READ_ONCE(cfs_tree(cfs)->rb_node);
+			if (root_se)
+				max_slice = se_max_slice(node_se(root_se));
+			curr_se = cfs_curr(cfs);
+			if (curr_se && se_on_rq(curr_se) && se_slice(curr_se) > max_slice)
+				max_slice = se_slice(curr_se);
 		}
 		outcome(st, EEVDF_LAG, eevdf_check_lag(m, &pe, max_slice, &f), cpu, 0, se,
-			&pe, &q, &f, bits);
+			&pe, NULL, &f, bits);
 	}
-	if (pe.on_rq && pe.sched_delayed)
+	if (on_rq && delayed) {
+		curr_se = cfs_curr(cfs);
+		if (curr_se)
+			copy_entity(&cur, curr_se);
+		copy_queue(&q, cfs, curr_se ? &cur : NULL, &rootc);
 		outcome(st, EEVDF_DELAYED, eevdf_check_delayed(m, &q, &pe, &f), cpu, 0, se,
 			&pe, &q, &f, bits);
+	}
 }
 
 static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
@@ -936,9 +962,15 @@ static void viol_row(void *priv, unsigned long i, struct sl_rval *v)
 	sl_rv_u64(&v[12], r->e.slice);
 	sl_rv_u64(&v[13], r->e.weight);
 	sl_rv_u64(&v[14], r->e.sched_delayed);
-	sl_rv_u64(&v[15], r->zero_vruntime);
-	sl_rv_s64(&v[16], r->sum_w_vruntime);
-	sl_rv_u64(&v[17], r->sum_weight);
+	if (r->have_queue) {
+		sl_rv_u64(&v[15], r->zero_vruntime);
+		sl_rv_s64(&v[16], r->sum_w_vruntime);
+		sl_rv_u64(&v[17], r->sum_weight);
+	} else {
+		sl_rv_none(&v[15]);
+		sl_rv_none(&v[16]);
+		sl_rv_none(&v[17]);
+	}
 	sl_rv_u64(&v[18], r->features);
 }
 
