@@ -238,7 +238,8 @@ static inline void *cpu_cfs_rq(int cpu)
 
 /* --- parameters, state ---------------------------------------------------- */
 
-static s64 sample_every = 16;	/* O(queue) checks every Nth switch per CPU */
+static s64 check_every = 1;	/* checks at every Nth fair switch per CPU */
+static s64 sample_every = 16;	/* O(queue) checks at every Nth checked switch */
 static s64 keep = 32;		/* violations kept with their context */
 static s64 mutate;		/* 0: off; 1 + enum eevdf_check: perturb the copy */
 
@@ -248,6 +249,7 @@ struct ev_stats {
 	u64 violations[EEVDF_NR_CHECKS];
 	u64 skipped[EEVDF_NR_CHECKS];
 	u64 truncated;		/* walks cut at EV_MAX_WALK */
+	u32 check_ctr;
 	u32 sample_ctr;
 };
 
@@ -630,6 +632,10 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 	prev_fair = READ_ONCE(prev->sched_class) == fair_class;
 	if (!prev_fair && READ_ONCE(next->sched_class) != fair_class)
 		return;
+	/* sampled mode: every check, but at every Nth such switch only */
+	if (++st->check_ctr < READ_ONCE(check_every))
+		return;
+	st->check_ctr = 0;
 	model_now(&m, &bits);
 
 	if (prev_fair) {
@@ -836,6 +842,7 @@ static void checks_head(void *priv, struct sl_rhead *h)
 	sl_rfact_u64(h, "violations_kept", s->kept);
 	sl_rfact_u64(h, "violations_dropped", s->dropped);
 	sl_rfact_u64(h, "sched_features", s->bits);
+	sl_rfact_s64(h, "check_every", READ_ONCE(check_every));
 	sl_rfact_s64(h, "sample_every", READ_ONCE(sample_every));
 	sl_rfact_s64(h, "mutate", READ_ONCE(mutate));
 	if (!s->have)
@@ -844,7 +851,8 @@ static void checks_head(void *priv, struct sl_rhead *h)
 		 EV_FLAT ? "flat (one tree per CPU)" : EV_HIER ? "hierarchical (one tree per cgroup level)" : "single",
 		 SL_HAS_cfs_rq__sum_shift ? "full weight" : "scale_load_down()",
 		 SL_HAS_sched_entity__vprot ? "checked" : "not in this kernel");
-	sl_rnote(h, "checked at each switch to a fair task; earliest_deadline, sums, augment, overflow and the tree's slices every sample_every-th switch of a CPU");
+	sl_rnote(h, "checked at every check_every-th switch of a CPU involving a fair task (%lld); earliest_deadline, sums, augment, overflow and the tree's slices at every sample_every-th of those (%lld)",
+		 READ_ONCE(check_every), READ_ONCE(sample_every));
 	if (READ_ONCE(mutate))
 		sl_rnote(h, "mutation mode: the verifier's copy of one value is perturbed; violations are expected");
 }
@@ -997,8 +1005,13 @@ static int eevdf_debugfs(struct sl_feature *f, struct dentry *dir)
 
 static const struct sl_param eevdf_params[] = {
 	{
+		.name = "check_every",
+		.help = "check at every Nth switch of a CPU that involves a fair task (1: every one; more: sampled mode)",
+		.value = &check_every, .min = 1, .max = 1000000, .live = true,
+	},
+	{
 		.name = "sample_every",
-		.help = "run the O(queue) checks every Nth switch of a CPU (1: every switch)",
+		.help = "also run the O(queue) checks at every Nth checked switch of a CPU (1: every one)",
 		.value = &sample_every, .min = 1, .max = 1000000, .live = true,
 	},
 	{

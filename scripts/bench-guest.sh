@@ -78,7 +78,7 @@ bpf_stop() {
 }
 TRACING=/sys/kernel/tracing
 eevdf_cases() {	# the verifier's rows where this kernel has it
-	[ "$(cut -c1 /sys/kernel/schedlab/eevdf/available 2>/dev/null)" = 1 ] && echo eevdf eevdf+every
+	[ "$(cut -c1 /sys/kernel/schedlab/eevdf/available 2>/dev/null)" = 1 ] && echo eevdf eevdf+every eevdf+sampled
 }
 ctx_set() {	# ctx_set CASE 0|1
 	case $1 in
@@ -90,6 +90,10 @@ ctx_set() {	# ctx_set CASE 0|1
 		echo "$2" > /sys/kernel/schedlab/signals/dequeue_events
 		ctx_set signals+trace "$2" ;;
 	eevdf+every)	# the verifier with its O(queue) checks at every switch
+		echo $(($2 ? 1 : 16)) > /sys/kernel/schedlab/eevdf/sample_every
+		echo "$2" > /sys/kernel/schedlab/eevdf/enabled ;;
+	eevdf+sampled)	# sampled mode: every check at every 16th switch
+		echo $(($2 ? 16 : 1)) > /sys/kernel/schedlab/eevdf/check_every
 		echo $(($2 ? 1 : 16)) > /sys/kernel/schedlab/eevdf/sample_every
 		echo "$2" > /sys/kernel/schedlab/eevdf/enabled ;;
 	all)	# every feature this kernel has, at once
@@ -178,7 +182,7 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 	fi
 	echo "# signals+trace: signals with its schedlab:signals_task/signals_cpu events written to the ring buffer (samples every sample_ms)"
 	echo "# signals+deq: the same with dequeue_events=1 (an event at every dequeue of a tracked task, the old default)"
-	echo "# eevdf: the verifier at its default (O(1) checks at every switch, O(queue) ones every 16th); eevdf+every: O(queue) at every switch"
+	echo "# eevdf: the verifier at its default (O(1) checks at every switch, O(queue) ones every 16th); eevdf+every: O(queue) at every switch; eevdf+sampled: sampled mode, every check at every 16th switch"
 	echo "# all+trace: every available feature and every schedlab:* event, as a recording run has them"
 	echo "# bpftrace: the independent blocked_on observer $BPF_OBSERVER (10 rounds off, 10 observed, 10 off)"
 } >"$out" 2>&1

@@ -277,6 +277,7 @@ static const struct range ranges[] = {
 	{ "blocked_on", "min_wait_us", 0, 10000000 },
 	{ "blocked_on", "rules", 1, 15 },
 	{ "blocked_on", "max_tasks", 16, 8192 },
+	{ "eevdf", "check_every", 1, 1000000 },
 	{ "eevdf", "sample_every", 1, 1000000 },
 	{ "eevdf", "keep", 0, 4096 },
 	{ "eevdf", "mutate", 0, 10 },

@@ -30,6 +30,7 @@ for f in "$SYS"/*/; do
 		blocked_on/rules)	extra=("0" "16" "-1") ;;
 		blocked_on/max_tasks)	extra=("0" "15" "8193" "-1") ;;
 		eevdf/sample_every)	extra=("0" "-1" "1000001") ;;
+		eevdf/check_every)	extra=("0" "-1" "1000001") ;;
 		eevdf/keep)		extra=("-1" "4097") ;;
 		eevdf/mutate)		extra=("-1" "11") ;;
 		overutil/capacity)	# per CPU 0..1024, comma-separated, one entry per CPU at most

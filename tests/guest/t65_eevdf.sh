@@ -50,9 +50,10 @@ fi
 
 # bad input first: nothing may change
 is "$($SYSFS_WRITE $EV/sample_every 0)" EINVAL "sample_every 0: EINVAL"
+is "$($SYSFS_WRITE $EV/check_every 0)" EINVAL "check_every 0: EINVAL"
 is "$($SYSFS_WRITE $EV/mutate 11)" EINVAL "mutate 11: EINVAL"
 is "$($SYSFS_WRITE $EV/keep 4097)" EINVAL "keep 4097: EINVAL"
-is "$(cat $EV/sample_every $EV/mutate $EV/keep | tr '\n' ' ')" "16 0 32 " "values unchanged"
+is "$(cat $EV/check_every $EV/sample_every $EV/mutate $EV/keep | tr '\n' ' ')" "1 16 0 32 " "values unchanged"
 
 echo 1 >$EV/sample_every
 echo 64 >$EV/keep
@@ -155,6 +156,14 @@ read_checks
 bad=0
 for n in $NAMES; do [ "${VIOL[$n]}" = - ] || [ "${VIOL[$n]:-0}" = 0 ] || bad=$((bad + 1)); done
 is "$bad" 0 "mutate 0 again: no violation (eligible checked ${CHECKED[eligible]} times)"
+# sampled mode: a check every millionth switch checks nothing in a second
+echo 1000000 >$EV/check_every
+echo 1 >$EV/enabled
+"$SL" -n ev_after duty 1 3 1000
+echo 0 >$EV/enabled
+read_checks
+is "${CHECKED[eligible]}" 0 "check_every 1000000: no switch checked in a second"
+echo 1 >$EV/check_every
 unload
 ok '! loaded' "unloaded"
 done_testing
