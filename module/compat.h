@@ -108,6 +108,13 @@ static __always_inline u64 sl_read_width(const void *p, size_t width)
 
 #define SL_PTR(base, id)	((void *)((char *)(base) + SL_OFF_##id))
 #define SL_READ(base, id)	sl_read_width(SL_PTR(base, id), SL_SZ_##id)
+/*
+ * A bitfield member (SL_BITFIELD_<id> 1): the storage unit of its declared
+ * type read at the byte holding its first bit, shifted and masked
+ * (little-endian bit numbering, as BTF's offsets on x86).
+ */
+#define SL_READ_BITS(base, id) \
+	((SL_READ(base, id) >> SL_BITOFF_##id) & ((1ULL << SL_BITSZ_##id) - 1))
 
 /*
  * Since 6.3 vma->vm_flags is read-only and changed with vm_flags_set() and

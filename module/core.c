@@ -27,6 +27,7 @@
 #include "signals.h"
 #include "overutil.h"
 #include "blocked_on.h"
+#include "perf.h"
 
 /* The one table of experiments. */
 static struct sl_feature *const sl_features[] = {
@@ -35,6 +36,7 @@ static struct sl_feature *const sl_features[] = {
 	&signals_feature,
 	&overutil_feature,
 	&blocked_on_feature,
+	&perf_feature,
 };
 
 static char *enable;

@@ -45,6 +45,19 @@ struct sl_perf_out {
 	unsigned long perf;		/* the performance level requested */
 };
 
+/* One CPU's sample: the inputs and every policy's result (report, trace). */
+struct sl_perf_cpu {
+	int cpu;
+	int self;			/* sampled on the CPU itself (the sampler counted) */
+	int has_uclamp;			/* the uclamp columns and the sum policy exist */
+	struct sl_perf_in in;
+	struct sl_perf_sum sum;
+	long kernel_util;		/* the kernel's sched_cpu_util(), -1: none */
+	unsigned long eff_util;		/* sl_perf_effective() of cpu_util_cfs(): its mirror */
+	struct sl_perf_out max, time, sum_out;
+	u64 max_khz, time_khz, sum_khz;
+};
+
 #define SL_PERF_BW_SHIFT	20	/* the kernel's BW_SHIFT */
 
 unsigned long sl_perf_bw_to_util(u64 running_bw);
