@@ -277,6 +277,10 @@ static const struct range ranges[] = {
 	{ "blocked_on", "min_wait_us", 0, 10000000 },
 	{ "blocked_on", "rules", 1, 15 },
 	{ "blocked_on", "max_tasks", 16, 8192 },
+	{ "perf", "period_ms", 1, 10000 },
+	{ "perf", "max_freq_khz", 1, 100000000 },
+	{ "perf", "nr_opps", 0, 64 },
+	{ "perf", "update_delay_us", 0, 1000000 },
 };
 
 static const struct range *range_of(const struct file *f)

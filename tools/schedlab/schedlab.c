@@ -708,6 +708,7 @@ static const struct {
 	{ "signals", { "signals_task", "signals_cpu" } },
 	{ "overutil", { "overutil" } },
 	{ "blocked_on", { "mutex_wait_begin", "mutex_wait_end" } },
+	{ "perf", { "perf_cpu" } },
 };
 
 static const char *tracefs_dir(void)
