@@ -26,8 +26,9 @@
  *
  * Where. A sample is taken when a report is read (cpus, cpus.json: a
  * fresh sample of every online CPU per pass) and, while the feature is
- * enabled, every period_ms by a delayed work on the first online CPU,
- * which emits one schedlab:perf_cpu event per online CPU. The CPU the
+ * enabled, every period_ms by a delayed work (system workqueue, on the
+ * CPU that queued it), which emits one schedlab:perf_cpu event per online
+ * CPU. The CPU the
  * sample runs on has the sampler (a kworker or the reader, clamps 0..1024)
  * runnable, which max aggregation counts: that row says self=1. The tasks
  * of the test workload thus run on another CPU.
@@ -266,8 +267,7 @@ static void sample_fn(struct work_struct *work)
 
 	for (i = 0; i < n; i++)
 		trace_perf_cpu(&work_rows[i]);
-	queue_delayed_work_on(cpumask_first(cpu_online_mask), system_wq, &sample_work,
-			      msecs_to_jiffies(READ_ONCE(period_ms)) ?: 1);
+	schedule_delayed_work(&sample_work, msecs_to_jiffies(READ_ONCE(period_ms)) ?: 1);
 }
 
 /* --- the report ------------------------------------------------------------ */
@@ -452,7 +452,7 @@ static void perf_exit(struct sl_feature *f)
 
 static int perf_enable(struct sl_feature *f)
 {
-	queue_delayed_work_on(cpumask_first(cpu_online_mask), system_wq, &sample_work, 0);
+	schedule_delayed_work(&sample_work, 0);
 	return 0;
 }
 

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-REPORT = "/sys/kernel/debug/schedlab/perf/cpus.json"
+REPORT = os.environ.get("PERF_REPORT", "/sys/kernel/debug/schedlab/perf/cpus.json")
 PELT, CPU = sys.argv[1], int(sys.argv[2])
 CAPPED = 256
 failures = 0
@@ -191,6 +191,8 @@ def sum_util_of(r):
 
 capped = spinner(setup=lambda: set_uclamp_max(CAPPED))
 time.sleep(1.5)
+tap(os.waitpid(capped, os.WNOHANG) == (0, 0),
+    "sched_setattr(uclamp_max %d) accepted: the capped task runs" % CAPPED)
 alone = []
 for _ in range(20):
     _, rows = read()
