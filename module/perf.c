@@ -151,8 +151,7 @@ static void read_rq(int cpu, struct sl_perf_in *in)
 #if SL_HAS_task_struct__uclamp && SL_HAS_SIZE_uclamp_se && SL_HAS_uclamp_se__value && \
 	SL_BITFIELD_uclamp_se__value
 #define PERF_TASK_CLAMPS 1
-static_assert(SL_BITOFF_uclamp_se__value + SL_BITSZ_uclamp_se__value <=
-	      8 * SL_SZ_uclamp_se__value);
+static_assert(SL_BITS_IN_UNIT(uclamp_se__value));
 
 /* p->uclamp[id].value: the effective clamp of an enqueued task */
 static unsigned long task_clamp(struct task_struct *p, int id)
