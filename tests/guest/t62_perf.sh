@@ -26,9 +26,12 @@ rep=$(<"$REP")
 hdr=$(grep -v '^#' <<<"$rep" | head -1)
 is "$(wc -w <<<"$hdr")" 27 "cpus: 27 columns"
 is "$(grep -vc '^#' <<<"$rep")" "$((last + 2))" "cpus: a header and one row per online CPU"
-uclamp=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["meta"]["uclamp"]))' "$REP.json")
+uclamp=
+json=$(<"$REP.json")
+[[ $json =~ \"uclamp\":(true|false) ]] && uclamp=${BASH_REMATCH[1]}
+ok '[ -n "$uclamp" ]' "cpus.json's meta says whether this kernel has uclamp ($uclamp)"
 row0=$(grep -v '^#' <<<"$rep" | sed -n 2p)
-if [ "$uclamp" = 1 ]; then
+if [ "$uclamp" = true ]; then
 	diag "uclamp: yes (the sum policy and the clamps are shown)"
 	ok '! grep -q " - " <<<" $row0 "' "with uclamp no column is '-'"
 else
