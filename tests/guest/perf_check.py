@@ -20,6 +20,7 @@
 #     sum.
 import ctypes
 import json
+import re
 import os
 import signal
 import subprocess
@@ -164,7 +165,10 @@ tap(not bad, "max policy: util, bounds, perf (1.25 headroom) and kHz recomputed 
 for r in bad[:3]:
     diag("differs: " + json.dumps(r))
 # the time-based headroom against the PELT core, at a few utils of the ramp
-ramp = sorted({r["max_util"] for r in flat if r["cpu"] == CPU and r["max_min"] == 0})
+ramp = sorted({r["max_util"] for r in flat if r["cpu"] == CPU})
+diag("cpu %d: max_min %s, bw_dl %s (6.12+: the fair server's reservation)"
+     % (CPU, sorted({r["max_min"] for r in flat if r["cpu"] == CPU}),
+        sorted({r["bw_dl"] for r in flat if r["cpu"] == CPU})))
 picks = sorted({ramp[i * (len(ramp) - 1) // 3] for i in range(4)}) if ramp else []
 pelt = {}
 for u in picks:
@@ -203,7 +207,17 @@ time.sleep(1.0)
 joined = []
 for _ in range(60):
     _, rows = read()
-    joined.append(row_of(rows, CPU))
+    r = row_of(rows, CPU)
+    # the small task's own signals (/proc/PID/sched, the kernel's), right after
+    try:
+        with open("/proc/%d/sched" % small) as f:
+            txt = f.read()
+        r["small_util"] = int(re.search(r"se\.avg\.util_avg\s*:\s*(\d+)", txt).group(1))
+        m = re.search(r"se\.avg\.util_est(?:\.enqueued)?\s*:\s*(\d+)", txt)
+        r["small_est"] = int(m.group(1)) & 0x7fffffff if m else 0
+    except (OSError, AttributeError):
+        r["small_util"] = None
+    joined.append(r)
     time.sleep(0.013)
 stop(small)
 stop(capped)
@@ -217,14 +231,19 @@ tap(len(quiet) >= len(alone) // 2 and all(r["max_perf"] <= CAPPED for r in quiet
     "capped task alone: rq uclamp_max %d, util above it, max aggregation requests at most the cap" % CAPPED)
 tap(quiet and all(abs(r["sum_util"] - CAPPED) <= 40 and r["sum_perf"] <= (CAPPED + 40) * 5 // 4 for r in quiet),
     "capped task alone: sum aggregation's util within 40 of the clamp %d, perf at most 1.25 times that" % CAPPED)
-both = [r for r in joined if r["rq_umax"] == 1024 and r["sum_tasks"] >= 2]
-diag("joined: %d of %d samples with both enqueued; max_perf %s; sum_util %s; sum_perf %s"
-     % (len(both), len(joined), sorted({r["max_perf"] for r in both}),
-        sorted({r["sum_util"] for r in both}), sorted({r["sum_perf"] for r in both})))
+both = [r for r in joined if r["rq_umax"] == 1024 and r["sum_tasks"] >= 2 and r["small_util"] is not None]
+diag("joined: %d of %d samples with both enqueued; (max_perf, util_avg, sum_tasks, sum_bias, sum_est, sum_util, sum_perf, small task util/util_est): %s"
+     % (len(both), len(joined), " ".join("(%d,%d,%d,%d,%d,%d,%d,%d/%d)" % (
+         r["max_perf"], r["util_avg"], r["sum_tasks"], r["sum_bias"], r["sum_est"],
+         r["sum_util"], r["sum_perf"], r["small_util"], r["small_est"]) for r in both)))
 tap(len(both) >= 3 and all(r["max_perf"] >= 1000 for r in both),
     "small uncapped task enqueued (%d samples): max aggregation requests the top (>= 1000)" % len(both))
-tap(both and all(r["sum_perf"] <= 0.8 * r["max_perf"] and r["sum_util"] >= CAPPED - 40 for r in both),
-    "small uncapped task enqueued: sum aggregation stays near the clamped sum (<= 80% of max's request)")
+# the clamped sum: the capped task counts at most 256, the small one its own
+# util (or util_est), as /proc/PID/sched shows them; 60 for the rest of the
+# CPU's util (blocked tasks, kernel threads)
+tap(both and all(r["sum_util"] <= CAPPED + max(r["small_util"], r["small_est"]) + 60 and
+                 r["sum_util"] >= CAPPED - 40 for r in both),
+    "small uncapped task enqueued: sum aggregation's util stays within the clamped sum (256 + the small task's util or util_est, + 60)")
 tap(all(r["sum_util"] == sum_util_of(r) for r in alone + joined),
     "sum util == min(cap, max(util_avg + sum_bias, sum_est)) in every sample")
 sys.exit(1 if failures else 0)
