@@ -77,6 +77,21 @@ sleep 0.3
 echo 0 >$TRACING/tracing_on
 echo 0 >$TRACING/events/schedlab/perf_cpu/enable
 is "$(grep -c 'perf_cpu:' $TRACING/trace)" 0 "no events after disable"
+# CPU hotplug: a sample is of the CPUs online at that moment
+cpuon=/sys/devices/system/cpu/cpu$last/online
+if [ "$last" -ge 1 ] && [ -w "$cpuon" ]; then
+	is "$($SYSFS_WRITE $PF/enabled 1)" ok "perf enabled for the hotplug check"
+	echo 0 >"$cpuon"
+	sleep 0.3
+	n=$(grep -vc '^#' "$REP")
+	echo 1 >"$cpuon"
+	sleep 0.3
+	is "$n" "$last" "CPU $last offline: a header and $((last)) rows"
+	is "$(grep -vc '^#' "$REP")" "$((last + 2))" "CPU $last back online: its row is back"
+	is "$($SYSFS_WRITE $PF/enabled 0)" ok "perf disabled after the hotplug check"
+else
+	skip "CPU hotplug" "CPU $last cannot go offline here"
+fi
 echo 8 >$PF/nr_opps
 echo 2000000 >$PF/max_freq_khz
 echo 50 >$PF/period_ms
