@@ -86,7 +86,7 @@ if [ "$last" -ge 1 ] && [ -w "$cpuon" ]; then
 	n=$(grep -vc '^#' "$REP")
 	echo 1 >"$cpuon"
 	sleep 0.3
-	is "$n" "$last" "CPU $last offline: a header and $((last)) rows"
+	is "$n" "$((last + 1))" "CPU $last offline: a header and $last row(s), CPU $last's gone"
 	is "$(grep -vc '^#' "$REP")" "$((last + 2))" "CPU $last back online: its row is back"
 	is "$($SYSFS_WRITE $PF/enabled 0)" ok "perf disabled after the hotplug check"
 else
