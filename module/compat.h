@@ -19,6 +19,7 @@
 #include <linux/tracepoint.h>
 #include "sched_layout.h"	/* generated from BTF */
 #include "layout_info.h"	/* SL_LAYOUT_KERNEL */
+#include "layout_bits.h"
 
 enum sl_cap {
 	/* tracepoints, found by name */
@@ -108,6 +109,13 @@ static __always_inline u64 sl_read_width(const void *p, size_t width)
 
 #define SL_PTR(base, id)	((void *)((char *)(base) + SL_OFF_##id))
 #define SL_READ(base, id)	sl_read_width(SL_PTR(base, id), SL_SZ_##id)
+/*
+ * A bitfield member (SL_BITFIELD_<id> 1): its declared type's aligned
+ * storage unit, read once, shifted and masked (layout_bits.h); the user
+ * checks SL_BITS_IN_UNIT(id) at build time.
+ */
+#define SL_READ_BITS(base, id) \
+	SL_BITS_OF(sl_read_width((char *)(base) + SL_BITUNIT(id), SL_SZ_##id), id)
 
 /*
  * Since 6.3 vma->vm_flags is read-only and changed with vm_flags_set() and

@@ -28,6 +28,7 @@
 #include "overutil.h"
 #include "blocked_on.h"
 #include "eevdf.h"
+#include "perf.h"
 
 /* The one table of experiments. */
 static struct sl_feature *const sl_features[] = {
@@ -37,6 +38,7 @@ static struct sl_feature *const sl_features[] = {
 	&overutil_feature,
 	&blocked_on_feature,
 	&eevdf_feature,
+	&perf_feature,
 };
 
 static char *enable;

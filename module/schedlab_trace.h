@@ -10,6 +10,7 @@
 #define SCHEDLAB_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "perf_core.h"
 
 TRACE_EVENT(cpu_signals,
 	TP_PROTO(int cpu, u64 nr_running, u64 util_avg, u64 util_est, u64 capacity),
@@ -239,6 +240,86 @@ TRACE_EVENT(mutex_wait_end,
 		  __entry->cat_us[3], __entry->cat_us[4], __entry->cat_us[5],
 		  __entry->cat_us[6], __entry->max_depth, __entry->inv_rules,
 		  __entry->inv_us)
+);
+
+/*
+ * perf_cpu: one CPU's sample of the perf feature (perf.c): its signals and
+ * what each policy would request (max: the kernel's max aggregation with
+ * the 1.25 headroom; time: time-based headroom; sum: uclamp sum
+ * aggregation), the frequency of each for the reference table. -1 where a
+ * value does not exist (no uclamp: the clamps and the sum policy; no
+ * sched_cpu_util reachable: kernel_util).
+ */
+TRACE_EVENT(perf_cpu,
+	TP_PROTO(const struct sl_perf_cpu *c),
+	TP_ARGS(c),
+	TP_STRUCT__entry(
+		__field(int, cpu)
+		__field(int, self)
+		__field(u32, cap)
+		__field(u32, util_avg)
+		__field(u32, runnable_avg)
+		__field(u32, util_est)
+		__field(u32, rt)
+		__field(u32, dl)
+		__field(u32, irq)
+		__field(u32, bw_dl)
+		__field(s32, uclamp_min)
+		__field(s32, uclamp_max)
+		__field(s32, kernel_util)
+		__field(u32, eff_util)
+		__field(u32, max_util)
+		__field(u32, max_min)
+		__field(u32, max_max)
+		__field(u32, max_perf)
+		__field(u64, max_khz)
+		__field(u32, time_perf)
+		__field(u64, time_khz)
+		__field(s32, sum_tasks)
+		__field(s64, sum_bias)
+		__field(s64, sum_est)
+		__field(s32, sum_util)
+		__field(s32, sum_perf)
+		__field(s64, sum_khz)
+	),
+	TP_fast_assign(
+		__entry->cpu = c->cpu;
+		__entry->self = c->self;
+		__entry->cap = c->in.cap;
+		__entry->util_avg = c->in.util_avg;
+		__entry->runnable_avg = c->in.runnable_avg;
+		__entry->util_est = c->in.util_est;
+		__entry->rt = c->in.rt;
+		__entry->dl = c->in.dl;
+		__entry->irq = c->in.irq;
+		__entry->bw_dl = c->in.bw_dl;
+		__entry->uclamp_min = c->has_uclamp ? (s32)c->in.rq_uclamp_min : -1;
+		__entry->uclamp_max = c->has_uclamp ? (s32)c->in.rq_uclamp_max : -1;
+		__entry->kernel_util = c->kernel_util;
+		__entry->eff_util = c->eff_util;
+		__entry->max_util = c->max.util;
+		__entry->max_min = c->max.min;
+		__entry->max_max = c->max.max;
+		__entry->max_perf = c->max.perf;
+		__entry->max_khz = c->max_khz;
+		__entry->time_perf = c->time.perf;
+		__entry->time_khz = c->time_khz;
+		__entry->sum_tasks = c->has_uclamp ? (s32)c->sum.nr : -1;
+		__entry->sum_bias = c->has_uclamp ? c->sum.bias : -1;
+		__entry->sum_est = c->has_uclamp ? (s64)c->sum.util_est : -1;
+		__entry->sum_util = c->has_uclamp ? (s32)c->sum_out.util : -1;
+		__entry->sum_perf = c->has_uclamp ? (s32)c->sum_out.perf : -1;
+		__entry->sum_khz = c->has_uclamp ? (s64)c->sum_khz : -1;
+	),
+	TP_printk("cpu=%d self=%d cap=%u util_avg=%u runnable_avg=%u util_est=%u rt=%u dl=%u irq=%u bw_dl=%u uclamp_min=%d uclamp_max=%d kernel_util=%d eff_util=%u max_util=%u max_min=%u max_max=%u max_perf=%u max_khz=%llu time_perf=%u time_khz=%llu sum_tasks=%d sum_bias=%lld sum_est=%lld sum_util=%d sum_perf=%d sum_khz=%lld",
+		  __entry->cpu, __entry->self, __entry->cap, __entry->util_avg,
+		  __entry->runnable_avg, __entry->util_est, __entry->rt, __entry->dl,
+		  __entry->irq, __entry->bw_dl, __entry->uclamp_min, __entry->uclamp_max,
+		  __entry->kernel_util, __entry->eff_util, __entry->max_util,
+		  __entry->max_min, __entry->max_max, __entry->max_perf, __entry->max_khz,
+		  __entry->time_perf, __entry->time_khz, __entry->sum_tasks,
+		  __entry->sum_bias, __entry->sum_est, __entry->sum_util,
+		  __entry->sum_perf, __entry->sum_khz)
 );
 
 #endif /* SCHEDLAB_TRACE_H */

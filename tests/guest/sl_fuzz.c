@@ -281,6 +281,10 @@ static const struct range ranges[] = {
 	{ "eevdf", "sample_every", 1, 1000000 },
 	{ "eevdf", "keep", 0, 4096 },
 	{ "eevdf", "mutate", 0, 10 },
+	{ "perf", "period_ms", 1, 10000 },
+	{ "perf", "max_freq_khz", 1, 100000000 },
+	{ "perf", "nr_opps", 0, 64 },
+	{ "perf", "update_delay_us", 0, 1000000 },
 };
 
 static const struct range *range_of(const struct file *f)

@@ -26,6 +26,9 @@ for f in "$SYS"/*/; do
 			common=("sixteen_chars_xx" $'a\tb' $'\x01' $'a\n\n' $'\x7f' $'caf\xc3\xa9' "@300")
 			extra=() ;;
 		overutil/linger_*_ticks) extra=("-1" "1001") ;;
+		perf/max_freq_khz)	extra=("-1" "0" "100000001") ;;
+		perf/nr_opps)		extra=("-1" "65") ;;
+		perf/update_delay_us)	extra=("-1" "1000001") ;;
 		blocked_on/min_wait_us)	extra=("-1" "10000001") ;;
 		blocked_on/rules)	extra=("0" "16" "-1") ;;
 		blocked_on/max_tasks)	extra=("0" "15" "8193" "-1") ;;

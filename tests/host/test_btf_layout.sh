@@ -229,6 +229,7 @@ cat >"$tmp/check.c" <<'EOF'
 #include <stdio.h>
 #include <string.h>
 #include "layout.h"
+#include "layout_bits.h"
 #include "btf_layout_fixture.c"
 
 static int failures;
@@ -315,6 +316,20 @@ static void bits_of(const void *obj, size_t size, long *first, long *count,
 	EXPECT("SL_SZ", SL_SZ_##id, sizeof(decl));			\
 	EXPECT("SL_SIGNED", SL_SIGNED_##id, s_.m < 0);			\
 	DONE(#T "." #m ": bitfield position, width, signedness");	\
+	/* layout_bits.h: a pattern read back out of the storage unit */ \
+	{								\
+		unsigned long long unit_ = 0;				\
+									\
+		memset(&s_, 0, sizeof(s_));				\
+		s_.m = 0x2aaaaaaaaaaaaaabLL;				\
+		memcpy(&unit_, (char *)&s_ + SL_BITUNIT(id), SL_SZ_##id); \
+		EXPECT("unit inside the struct",			\
+		       SL_BITUNIT(id) + SL_SZ_##id <= sizeof(T), 1);	\
+		EXPECT("SL_BITS_IN_UNIT", SL_BITS_IN_UNIT(id), 1);	\
+		EXPECT("SL_BITS_OF", SL_BITS_OF(unit_, id),		\
+		       (unsigned long long)s_.m & SL_BITMASK(id));	\
+		DONE(#T "." #m ": SL_BITS_OF reads it from its aligned unit"); \
+	}								\
 } while (0)
 
 #define CHECK_SIZE(id, T) do {						\
@@ -384,7 +399,7 @@ run_fixture_tests() {
 		-o "$tmp/twice.o"
 
 	cp "$fixture" "$tmp/btf_layout_fixture.c"
-	if ! gcc -O0 -w -o "$tmp/check" "$tmp/check.c" 2>"$tmp/err"; then
+	if ! gcc -O0 -w -I"$here/../../module" -o "$tmp/check" "$tmp/check.c" 2>"$tmp/err"; then
 		not_ok "fixture: checker (layout.h + fixture) compiles" \
 			"$(head -40 "$tmp/err")"
 		return 1

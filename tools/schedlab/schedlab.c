@@ -709,6 +709,7 @@ static const struct {
 	{ "overutil", { "overutil" } },
 	{ "blocked_on", { "mutex_wait_begin", "mutex_wait_end" } },
 	{ "eevdf", { "eevdf_violation" } },
+	{ "perf", { "perf_cpu" } },
 };
 
 static const char *tracefs_dir(void)
