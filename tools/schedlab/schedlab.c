@@ -1816,6 +1816,18 @@ static long long xf_num(struct tep_handle *tep, const struct tep_format_field *f
 	return size > 0 && size <= 8 ? xf_sext(f, tep_read_number(tep, p, size), size) : 0;
 }
 
+/* an integer field of @rec, sign-extended as its type says: 0, or -1 (none) */
+static int xf_int(struct tep_format_field *f, const struct tep_record *rec, long long *v)
+{
+	unsigned long long u;
+
+	if (xf_kind(f) != XF_INT || f->offset < 0 || f->offset + f->size > rec->size ||
+	    tep_read_number_field(f, rec->data, &u))
+		return -1;
+	*v = xf_sext(f, u, f->size);
+	return 0;
+}
+
 /* the table of @ev: created at first sight, with a column per field */
 static struct xevent *x_event(struct xctx *x, struct tep_event *ev)
 {
@@ -1938,14 +1950,10 @@ static int x_record(struct tracecmd_input *h, struct tep_record *rec,
 		sb_json_bytes(&x->json, f->name, strlen(f->name));
 		sb_puts(&x->json, ": ");
 		if (kind == XF_INT) {
-			unsigned long long u;
-
-			if (f->offset < 0 || f->offset + f->size > rec->size ||
-			    tep_read_number_field(f, rec->data, &u)) {
+			if (xf_int(f, rec, &v)) {
 				sb_puts(&x->json, "null");
 				continue;
 			}
-			v = xf_sext(f, u, f->size);
 			sqlite3_bind_int64(xe->ins, 5 + i, v);
 			sb_printf(&x->json, "%lld", v);
 			continue;
@@ -1987,26 +1995,30 @@ static int x_record(struct tracecmd_input *h, struct tep_record *rec,
 
 /*
  * trace.dat: every record of every buffer (the top one and trace-cmd's
- * instances), in time order; a table for each of schedlab's events the
- * file knows even without records. 0, or -1 (said why).
+ * instances), in time order, to @cb; @first, if given, sees the top
+ * buffer's tep before any record. export and plot read the trace through
+ * this. 0, or -1 (said why, as @who).
  */
-static int x_trace(struct xctx *x, const char *trace)
+static int trace_iterate(const char *trace, const char *who,
+			 int (*first)(struct tep_handle *tep, void *data),
+			 int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data),
+			 void *data)
 {
 	struct tracecmd_input *h, **hs;
-	struct tep_handle *tep;
 	int n, i, nh = 0, ret;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(trace, 0);
 	if (!h) {
-		fprintf(stderr, "%s: export: %s: libtracecmd cannot read it (not a trace-cmd file, or damaged)\n",
-			prog, trace);
+		fprintf(stderr, "%s: %s: %s: libtracecmd cannot read it (not a trace-cmd file, or damaged)\n",
+			prog, who, trace);
 		return -1;
 	}
 	n = tracecmd_buffer_instances(h);
 	hs = calloc(n + 1, sizeof(*hs));
 	if (!hs) {
 		tracecmd_close(h);
+		fprintf(stderr, "%s: %s: out of memory\n", prog, who);
 		return -1;
 	}
 	hs[nh++] = h;
@@ -2016,19 +2028,38 @@ static int x_trace(struct xctx *x, const char *trace)
 		if (b)
 			hs[nh++] = b;
 	}
-	tep = tracecmd_get_tep(h);
+	ret = first ? first(tracecmd_get_tep(h), data) : 0;
+	if (!ret) {
+		ret = tracecmd_iterate_events_multi(hs, nh, cb, data);
+		if (ret < 0)
+			fprintf(stderr, "%s: %s: %s: reading its records failed\n", prog, who, trace);
+	}
+	for (i = nh - 1; i >= 0; i--)
+		tracecmd_close(hs[i]);
+	free(hs);
+	return ret < 0 ? -1 : 0;
+}
+
+/* a table for each of schedlab's events the file knows, even without records */
+static int x_tables(struct tep_handle *tep, void *data)
+{
+	struct xctx *x = data;
+	int i;
+
 	for (i = 0; i < tep_get_events_count(tep); i++) {
 		struct tep_event *ev = tep_get_event(tep, i);
 
 		if (ev && ev->system && !strcmp(ev->system, "schedlab") && !x_event(x, ev))
-			break;
+			return -1;
 	}
-	ret = x->err ? -1 : tracecmd_iterate_events_multi(hs, nh, x_record, x);
-	for (i = nh - 1; i >= 0; i--)
-		tracecmd_close(hs[i]);
-	free(hs);
-	if (ret < 0 && !x->err)
-		fprintf(stderr, "%s: export: %s: reading its records failed\n", prog, trace);
+	return x->err ? -1 : 0;
+}
+
+/* trace.dat's records into events and the events' tables; 0, or -1 (said why) */
+static int x_trace(struct xctx *x, const char *trace)
+{
+	int ret = trace_iterate(trace, "export", x_tables, x_record, x);
+
 	return ret < 0 || x->err ? -1 : 0;
 }
 
