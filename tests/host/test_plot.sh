@@ -323,7 +323,9 @@ PY
 	ok "[ $rc = 5 ] && [ \"\$(ls -A $tmp/o2)\" = signals_task.png ] && [ \"\$(cat $tmp/o2/signals_task.png)\" = keep ]" \
 		"a failing gnuplot into an existing OUTDIR: its files untouched, nothing added"
 	run $d -o /proc/schedlab-plots
-	expect 5 "cannot write into" "plot -o an OUTDIR that cannot be made"
+	expect 5 "cannot make /proc/schedlab-plots" "plot -o an OUTDIR that cannot be made"
+	run $d -o $tmp/no/such/dir
+	expect 5 "cannot make $tmp/no/such/dir: No such file" "plot -o an OUTDIR whose parent does not exist"
 	touch $tmp/afile
 	run $d -o $tmp/afile
 	expect 5 "is not a directory" "plot -o an OUTDIR that is a file"

@@ -3316,10 +3316,10 @@ static int cmd_plot(int argc, char **argv)
 		snprintf(tmp, sizeof(tmp), "%s.plot-tmp-%d", outdir, (int)getpid());
 	}
 	if (mkdir(tmp, 0755)) {
-		rc = fail(EX_OTHER, "plot: cannot write into %s: %s", made_out ? "its parent directory" : outdir,
-			  strerror(errno));
 		if (made_out)
-			fprintf(stderr, "%s: plot: (making %s)\n", prog, outdir);
+			rc = fail(EX_OTHER, "plot: cannot make %s: %s", outdir, strerror(errno));
+		else
+			rc = fail(EX_OTHER, "plot: cannot write into %s: %s", outdir, strerror(errno));
 		tmp[0] = '\0';
 		goto out;
 	}
