@@ -117,7 +117,9 @@ int main(int argc, char **argv)
 		/* overutil: cpu rule on util capacity, a change every 3rd round */
 		if (i % 3 == 0) {
 			memset(&r, 0, sizeof(r));
-			r.v[0] = (i / 3) % 3 - 1; r.v[1] = (i / 3) % 2 ? 3 : 0; r.v[2] = (i / 3) % 4 < 2;
+			/* rule 3 never on CPU 1: a lane empty in its panel */
+			r.v[0] = (i / 3) % 3 - 1; r.v[1] = (i / 3) % 2 && r.v[0] != 1 ? 3 : 0;
+			r.v[2] = (i / 3) % 4 < 2;
 			r.v[3] = (i * 31) % 1024; r.v[4] = r.v[0] < 0 ? 0 : 1024;
 			emit(3, &r, 5, 0);
 		}

@@ -21,7 +21,8 @@
 #    "?", a comm's blank as _, a lock's 64 bits as hex); the split per lock
 #    their sums; the counts per bin add up to the records;
 #  - a second run directory with only eevdf_violation recorded: plot -f
-#    other works, -f signals exits 5 (no events) and writes nothing;
+#    other works, -f signals exits 5 (no events) and writes nothing; a
+#    third without any record: plot exits 5 and writes nothing;
 #  - bad input, each with its exit code and message, and no OUTDIR or
 #    temporary directory left: no DIR, unknown option, unknown feature (1);
 #    DIR missing, not a directory, without run.json, run.json not JSON,
@@ -41,11 +42,12 @@ tmp=$(mktemp -d)
 T=/sys/kernel/tracing
 [ -d $T/instances ] || T=/sys/kernel/debug/tracing
 EVENTS="signals_task signals_cpu cpu_signals overutil mutex_wait_begin mutex_wait_end eevdf_violation"
-inst= inst2= probes=0
+inst= inst2= inst3= probes=0
 cleanup() {
 	local e
 	[ -n "$inst" ] && [ -d "$inst" ] && rmdir "$inst" 2>/dev/null
 	[ -n "$inst2" ] && [ -d "$inst2" ] && rmdir "$inst2" 2>/dev/null
+	[ -n "$inst3" ] && [ -d "$inst3" ] && rmdir "$inst3" 2>/dev/null
 	if [ $probes = 1 ]; then
 		for e in $EVENTS; do echo "-:schedlab/$e" >>$T/uprobe_events 2>/dev/null; done
 	fi
@@ -67,10 +69,11 @@ runjson() {	# runjson DIR TRACE
  "trace": $2, "events": {}, "events_lost": 0, "reports": "reports"}
 EOJ
 }
-d=$tmp/run d2=$tmp/run2
-mkdir -p $d $d2
+d=$tmp/run d2=$tmp/run2 d3=$tmp/run3
+mkdir -p $d $d2 $d3
 runjson $d '"trace.dat"'
 runjson $d2 '"trace.dat"'
+runjson $d3 '"trace.dat"'
 # the saved locks report names a lock: blocked_on's plots label it so
 mkdir -p $d/reports/blocked_on
 cat >$d/reports/blocked_on/locks.json <<'EOJ'
@@ -107,22 +110,27 @@ elif [ "$(id -u)" = 0 ] && command -v trace-cmd >/dev/null; then
 			while read -r name off; do
 				echo "p:schedlab/$name $feed:$off ${args[$name]}" >>$T/uprobe_events || good=0
 			done < <($feed offsets)
-			if [ $good = 1 ] && mkdir $T/instances/slplot-$$ && mkdir $T/instances/slplot2-$$; then
-				inst=$T/instances/slplot-$$ inst2=$T/instances/slplot2-$$
+			if [ $good = 1 ] && mkdir $T/instances/slplot-$$ && mkdir $T/instances/slplot2-$$ &&
+			   mkdir $T/instances/slplot3-$$; then
+				inst=$T/instances/slplot-$$ inst2=$T/instances/slplot2-$$ inst3=$T/instances/slplot3-$$
 				why="cannot enable the events in the instances"
 				if echo 1 >$inst/events/schedlab/enable && echo 1 >$inst2/events/schedlab/eevdf_violation/enable; then
 					$feed feed >$tmp/fed.txt
 					echo 0 >$inst/tracing_on; echo 0 >$inst2/tracing_on
+					# the third: an event's format, enabled after the feed: no record
+					echo 1 >$inst3/events/schedlab/eevdf_violation/enable
+					echo 0 >$inst3/tracing_on
 					why="trace-cmd extract failed"
 					if trace-cmd extract -B slplot-$$ -o $d/trace.dat >$tmp/extract.log 2>&1 &&
 					   trace-cmd extract -B slplot2-$$ -o $d2/trace.dat >>$tmp/extract.log 2>&1 &&
+					   trace-cmd extract -B slplot3-$$ -o $d3/trace.dat >>$tmp/extract.log 2>&1 &&
 					   trace-cmd report -t -i $d/trace.dat >$tmp/report.txt 2>/dev/null &&
 					   trace-cmd report -t -i $d2/trace.dat >$tmp/report2.txt 2>/dev/null; then
 						have_trace=1
 					fi
 				fi
 			fi
-			rmdir $inst $inst2 2>/dev/null; inst= inst2=
+			rmdir $inst $inst2 $inst3 2>/dev/null; inst= inst2= inst3=
 			for e in $EVENTS; do echo "-:schedlab/$e" >>$T/uprobe_events; done
 			probes=0
 		fi
@@ -239,11 +247,12 @@ cpus.sort(key=int)
 wantb = []
 for r in rules:
     for k, c in enumerate(cpus):
+        if not any(v[1] == r and v[0] == c for _, v in recs["overutil"]): continue   # no empty block
         wantb.append(["%s %s %s %s" % (r, r, c, k)] +
                      [[str(t), tcol(t), v[1], v[0], v[2], v[3], v[4], str(k)] for t, v in recs["overutil"] if v[1] == r and v[0] == c])
 b = blocks("overutil.dat")
-gotb = [[" ".join(h.split()[1:2] + [h.split()[1]] + h.split()[4:5] + [str(i % len(cpus))])] + rows for i, (h, rows) in enumerate(b)]
-ok([x[1:] for x in gotb] == [x[1:] for x in wantb] and len(b) == len(rules) * len(cpus),
+gotb = [[h] + rows for h, rows in b]
+ok([x[1:] for x in gotb] == [x[1:] for x in wantb] and len(b) == len(wantb),
    "overutil.dat: a block per rule and CPU, its rows the records fed (on 0/1), at trace-cmd's times (%d rows, %d rules, %d lanes)"
    % (sum(len(r) for _, r in b), len(rules), len(cpus)), gotb[:2], wantb[:2])
 sizes["overutil.png"] = len(rules)
@@ -291,6 +300,9 @@ PY
 	run $d2 -f cpu_signals,other
 	expect 5 "no cpu_signals events" "plot -f cpu_signals,other of a run without cpu_signals events"
 	nothing $d2/plots "plot -f cpu_signals,other without cpu_signals events"
+	run $d3
+	expect 5 "no schedlab events in $d3/trace.dat" "plot of a run whose trace.dat has no schedlab record"
+	nothing $d3/plots "plot of a trace without records"
 
 	# plotting again: the plots replaced, other files kept
 	cp $d/plots/plot.gp $tmp/plot.gp.all

@@ -2870,7 +2870,9 @@ static const char *p_rule(long long r)
 static int p_overutil(struct pctx *c, struct pevent *e)
 {
 	long long rules[P_PANELS], cpus[256];
-	int nr = 0, nc = 0, i, k;
+	int nr = 0, nc = 0, i, k, nb = 0;
+	static long cnt[P_PANELS][256];
+	static int blk[P_PANELS][256];
 	long r;
 	FILE *f;
 
@@ -2891,10 +2893,16 @@ static int p_overutil(struct pctx *c, struct pevent *e)
 	f = p_open(c, "overutil.dat");
 	if (!f)
 		return -1;
-	fprintf(f, "# schedlab plot: overutil, a block per rule and cpu (-1: the system), in that order\n"
+	fprintf(f, "# schedlab plot: overutil, a block per rule and cpu (-1: the system) with records, in that order\n"
 		"# ts_ns t_s rule cpu on util capacity lane\n");
 	for (i = 0; i < nr; i++)
 		for (k = 0; k < nc; k++) {
+			cnt[i][k] = 0;
+			for (r = 0; r < e->n; r++)
+				cnt[i][k] += e->r[r].v[1] == rules[i] && e->r[r].v[0] == cpus[k];
+			if (!cnt[i][k])
+				continue;	/* no empty block: gnuplot's index would not count it */
+			blk[i][k] = nb++;
 			fprintf(f, "\n\n# rule %lld %s cpu %lld\n", rules[i], p_rule(rules[i]), cpus[k]);
 			for (r = 0; r < e->n; r++) {
 				const struct prec *p = &e->r[r];
@@ -2919,10 +2927,19 @@ static int p_overutil(struct pctx *c, struct pevent *e)
 		if (cpus[k] >= 0)
 			fprintf(c->gp, "set ytics add ('%lld' %d)\n", cpus[k], k);
 	for (i = 0; i < nr; i++) {
+		bool first = true;
+
 		fprintf(c->gp, "set title 'rule %s'\nplot ", p_rule(rules[i]));
-		for (k = 0; k < nc; k++)
-			fprintf(c->gp, "%s'overutil.dat' index %d u 2:($8 + 0.7 * $5) w steps lw 2",
-				k ? ", " : "", i * nc + k);
+		for (k = 0; k < nc; k++) {
+			if (!cnt[i][k])
+				continue;
+			/* the steps, then the last state held until the end of the trace */
+			fprintf(c->gp, "%s'overutil.dat' index %d u 2:($8 + 0.7 * $5) w steps lw 2 lc %d, "
+				"'' index %d every ::%ld::%ld u 2:($8 + 0.7 * $5):(%.9f - $2):(0) w vectors nohead lw 2 lc %d",
+				first ? "" : ", ", blk[i][k], k + 1, blk[i][k], cnt[i][k] - 1, cnt[i][k] - 1,
+				p_t(c, c->tend), k + 1);
+			first = false;
+		}
 		fputc('\n', c->gp);
 	}
 	fprintf(c->gp, "unset multiplot\nset output\n");
