@@ -51,7 +51,7 @@ pkgs=(
 	zstd xz-utils
 	trace-cmd libtracecmd-dev	# schedlab run: reads trace.dat
 	libsqlite3-dev libjson-c-dev sqlite3	# schedlab export; t92 queries with sqlite3
-	gnuplot-nox		# signals-plot.sh, overutil-run.sh
+	gnuplot-nox		# schedlab plot, signals-plot.sh, overutil-run.sh
 	rt-app			# overutil workloads (scripts/workloads/)
 	bpftrace		# blocked_on's independent observer (scripts/bpftrace/)
 )

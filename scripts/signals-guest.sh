@@ -10,20 +10,24 @@ cg=/sys/fs/cgroup/schedlab-ref
 mkdir -p $cg
 stat -c %i $cg > $sys/filter_cgroup
 echo 10 > $sys/sample_ms
-echo 1 > $sys/enabled
 uname -r > "$SCHEDLAB_RESULTS/kernel.txt"
+# each worker joins the cgroup itself (then execs): only the three are sampled
+join="echo \$\$ > $cg/cgroup.procs; exec"
 workload() {
-	echo $BASHPID > $cg/cgroup.procs
 	# started together, the busy pair held back by 2 s (-d) so that
 	# all three have finished exec before anything runs
-	taskset -c 1 $load -n periodic -d 1000 duty 4 20 4500 &
-	taskset -c 1 $load -n nice0 -d 2500 spin 1500 &
-	taskset -c 1 nice -n 10 $load -n nice10 -d 2500 spin 1500 &
+	sh -c "$join taskset -c 1 $load -n periodic -d 1000 duty 4 20 4500" &
+	sh -c "$join taskset -c 1 $load -n nice0 -d 2500 spin 1500" &
+	sh -c "$join taskset -c 1 nice -n 10 $load -n nice10 -d 2500 spin 1500" &
 	wait
 }
-trace-cmd record -q -o /tmp/trace.dat -e schedlab:signals_task -e schedlab:signals_cpu \
-	bash -c "$(declare -f workload); cg=$cg load=$load; workload" >/dev/null
-trace-cmd report -i /tmp/trace.dat > "$SCHEDLAB_RESULTS/trace.txt" 2>/dev/null
+# schedlab run records signals_task and signals_cpu (the parameters above
+# kept); the host draws the run directory with schedlab plot
+rm -rf /tmp/signals-run
+build/host/schedlab run -f signals -o /tmp/signals-run -- \
+	bash -c "$(declare -f workload); join='$join' load=$load; workload" >/dev/null
+cp -r /tmp/signals-run "$SCHEDLAB_RESULTS/run"
+trace-cmd report -i /tmp/signals-run/trace.dat > "$SCHEDLAB_RESULTS/trace.txt" 2>/dev/null
 {
 	echo "### schedlab signals, reference workload on $(uname -r): last sample of each task"
 	for t in periodic nice0 nice10; do
@@ -31,6 +35,5 @@ trace-cmd report -i /tmp/trace.dat > "$SCHEDLAB_RESULTS/trace.txt" 2>/dev/null
 			sed -E 's/.*signals_task: +//' || true
 	done
 } > "$SCHEDLAB_RESULTS/summary.txt"
-echo 0 > $sys/enabled
 rmdir $cg
 rmmod schedlab

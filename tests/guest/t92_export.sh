@@ -15,6 +15,11 @@
 #  - events has a row per event line of trace-cmd report, and as many per
 #    event name;
 #  - every saved report's JSON (and status.json) is a table with its rows;
+#  - schedlab plot of the run directory: a PNG (1100 px wide) for each plot
+#    the trace's events call for (signals_task, blocked_on_waits and
+#    _split, a count plot for the others), and the data it drew equal to
+#    the trace: signals_task.dat's (pid, ts_ns, util_burst) every sample
+#    trace-cmd report prints, blocked_on_waits.dat a row per mutex_wait_end;
 #  - bad arguments (no DIR, no -o, DIR not a run directory, an existing
 #    FILE without -f): exit 1 or 5 with a message, nothing written.
 # (Few program starts: each costs a second or more under emulation; the
@@ -60,6 +65,12 @@ rc=$?
 t3=$(date +%s)
 is "$rc" 0 "export $tmp/r -o x.sqlite: exit 0"
 diag "run $((t1 - t0)) s, export $((t3 - t2)) s: $err"
+t4=$(date +%s)
+perr=$("$SL" plot $tmp/r 2>&1 >$tmp/plot.out)
+prc=$?
+t5=$(date +%s)
+is "$prc" 0 "plot $tmp/r: exit 0"
+diag "plot $((t5 - t4)) s: $(tr '\n' ' ' <$tmp/plot.out) $perr"
 trace-cmd report -t -i $tmp/r/trace.dat >$tmp/report.txt 2>$tmp/report.err
 is "$?" 0 "trace-cmd report reads r/trace.dat"
 
@@ -96,13 +107,14 @@ for l in open(os.path.join(tmp, "q.out")):
 def out(*a): print(*a)
 # trace-cmd report -t: "comm-pid [cpu] sec.nsec: event: ..."
 line_re = re.compile(r"^\s*(?:\S+: )?.*-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\w+):\s*(.*)$")
-names, samples = Counter(), []
+names, samples, allsamples = Counter(), [], []
 for l in open(os.path.join(tmp, "report.txt")):
     m = line_re.match(l)
     if not m: continue
     names[m.group(5)] += 1
     if m.group(5) == "signals_task" and m.group(6).startswith("sample "):
         f = dict(kv.split("=", 1) for kv in m.group(6).split()[1:] if "=" in kv)
+        allsamples.append((int(f["pid"]), int(m.group(3)) * 10**9 + int(m.group(4)), int(f["util_burst"])))
         if f.get("comm") == "slx":
             samples.append((int(f["pid"]), int(m.group(3)) * 10**9 + int(m.group(4)), int(f["util_burst"])))
 lost = q["lost"][0][0] if q["lost"] else "?"
@@ -149,6 +161,29 @@ for path, key in docs:
     if tables.get(key) != rows:
         bad.append("%s: %s rows, want %d" % (key, tables.get(key), rows))
 out("tables", n, "bad", len(bad), *bad)
+# schedlab plot: a PNG per plot the trace's events call for, the data drawn = the records
+pl = os.path.join(r, "plots")
+want = set()
+for e in names:
+    if e == "signals_task":
+        if allsamples: want.add("signals_task.png")
+    elif e in ("signals_cpu", "cpu_signals", "overutil"):
+        want.add(e + ".png")
+    elif e == "mutex_wait_end":
+        want |= {"blocked_on_waits.png", "blocked_on_split.png"}
+    else:
+        want.add("count_%s.png" % e)
+got = set(f for f in os.listdir(pl) if f.endswith(".png")) if os.path.isdir(pl) else set()
+out("plots", got == want, len(got), *sorted(got ^ want))
+pngok = all(open(os.path.join(pl, f), "rb").read(24)[:16] == b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" and
+            int.from_bytes(open(os.path.join(pl, f), "rb").read(24)[16:20], "big") == 1100 for f in got)
+out("pngs", pngok)
+def datrows(name):
+    p = os.path.join(pl, name)
+    return [l.split() for l in open(p) if l.strip() and not l.startswith("#")] if os.path.exists(p) else []
+drawn = sorted((int(w[3]), int(w[0]), int(w[8])) for w in datrows("signals_task.dat"))
+out("plotsamples", len(drawn), len(allsamples), drawn == sorted(allsamples))
+out("plotwaits", len(datrows("blocked_on_waits.dat")), names.get("mutex_wait_end", 0))
 PY
 diagl "$(<$tmp/py.out)"
 line() { grep "^$1 " $tmp/py.out | cut -d' ' -f2-; }
@@ -174,6 +209,12 @@ is "$(line events | cut -d' ' -f1)" "$(line events | cut -d' ' -f2)" "events: a 
 is "$(line events | cut -d' ' -f3-4)" "names True" "events: as many per event name"
 ok "[ \"\$(line tables | cut -d' ' -f2-3)\" = 'bad 0' ] && [ \"\$(line tables | cut -d' ' -f1)\" -ge 5 ]" \
 	"every saved report's JSON and status.json: a table with its rows ($(line tables | cut -d' ' -f1))"
+ok "[ \"\$(line plots | cut -d' ' -f1)\" = True ] && [ \"\$(line pngs)\" = True ]" \
+	"plot: a PNG (1100 px wide) per plot the trace's events call for: $(line plots | cut -d' ' -f2) ($(ls $tmp/r/plots 2>/dev/null | grep png | tr '\n' ' '))"
+ok "[ \"\$(line plotsamples | cut -d' ' -f1)\" -gt 0 ] && [ \"\$(line plotsamples | cut -d' ' -f3)\" = True ]" \
+	"plot: signals_task.dat's rows are the samples trace-cmd report prints, (pid, ts_ns, util_burst) each ($(line plotsamples | cut -d' ' -f1-2))"
+ok "[ \"\$(line plotwaits | cut -d' ' -f1)\" -gt 0 ] && [ \"\$(line plotwaits | cut -d' ' -f1)\" = \"\$(line plotwaits | cut -d' ' -f2)\" ]" \
+	"plot: blocked_on_waits.dat has a row per mutex_wait_end of the trace ($(line plotwaits))"
 
 # --- bad arguments: a message, nothing written ------------------------------------
 run() { err=$("$SL" export "$@" 2>&1); rc=$?; }

@@ -9,6 +9,7 @@
  *   schedlab report FEATURE [NAME] [--json]
  *   schedlab run [-f FEATURE,...] [-o DIR] [--no-record] -- COMMAND ...
  *   schedlab export DIR -o FILE.sqlite [-f]
+ *   schedlab plot DIR [-o OUTDIR] [-f FEATURE,...]
  *
  * It drives the module's own interface (sysfs /sys/kernel/schedlab, debugfs
  * /sys/kernel/debug/schedlab) and prints the module's reports: the text
@@ -20,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -80,6 +82,9 @@ static int usage(FILE *out, int code)
 		"  export DIR -o FILE.sqlite [-f]        a run directory (trace.dat's events,\n"
 		"                                        reports, run.json) as one SQLite file;\n"
 		"                                        -f replaces FILE (docs/export.md)\n"
+		"  plot DIR [-o OUTDIR] [-f FEATURE,...] PNG timelines of a run's recorded events\n"
+		"                                        (gnuplot), with the data drawn (.dat);\n"
+		"                                        default OUTDIR: DIR/plots\n"
 		"  help\n"
 		"exit codes: 0 ok, 1 usage, 2 module not loaded, 3 feature unavailable,\n"
 		"            4 permission (not root), 5 other error; see schedlab(1)\n", prog);
@@ -1828,6 +1833,18 @@ static long long xf_num(struct tep_handle *tep, const struct tep_format_field *f
 	return size > 0 && size <= 8 ? xf_sext(f, tep_read_number(tep, p, size), size) : 0;
 }
 
+/* an integer field of @rec, sign-extended as its type says: 0, or -1 (none) */
+static int xf_int(struct tep_format_field *f, const struct tep_record *rec, long long *v)
+{
+	unsigned long long u;
+
+	if (xf_kind(f) != XF_INT || f->offset < 0 || f->offset + f->size > rec->size ||
+	    tep_read_number_field(f, rec->data, &u))
+		return -1;
+	*v = xf_sext(f, u, f->size);
+	return 0;
+}
+
 /* the table of @ev: created at first sight, with a column per field */
 static struct xevent *x_event(struct xctx *x, struct tep_event *ev)
 {
@@ -1950,14 +1967,10 @@ static int x_record(struct tracecmd_input *h, struct tep_record *rec,
 		sb_json_bytes(&x->json, f->name, strlen(f->name));
 		sb_puts(&x->json, ": ");
 		if (kind == XF_INT) {
-			unsigned long long u;
-
-			if (f->offset < 0 || f->offset + f->size > rec->size ||
-			    tep_read_number_field(f, rec->data, &u)) {
+			if (xf_int(f, rec, &v)) {
 				sb_puts(&x->json, "null");
 				continue;
 			}
-			v = xf_sext(f, u, f->size);
 			sqlite3_bind_int64(xe->ins, 5 + i, v);
 			sb_printf(&x->json, "%lld", v);
 			continue;
@@ -1999,26 +2012,30 @@ static int x_record(struct tracecmd_input *h, struct tep_record *rec,
 
 /*
  * trace.dat: every record of every buffer (the top one and trace-cmd's
- * instances), in time order; a table for each of schedlab's events the
- * file knows even without records. 0, or -1 (said why).
+ * instances), in time order, to @cb; @first, if given, sees the top
+ * buffer's tep before any record. export and plot read the trace through
+ * this. 0, or -1 (said why, as @who).
  */
-static int x_trace(struct xctx *x, const char *trace)
+static int trace_iterate(const char *trace, const char *who,
+			 int (*first)(struct tep_handle *tep, void *data),
+			 int (*cb)(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data),
+			 void *data)
 {
 	struct tracecmd_input *h, **hs;
-	struct tep_handle *tep;
 	int n, i, nh = 0, ret;
 
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open(trace, 0);
 	if (!h) {
-		fprintf(stderr, "%s: export: %s: libtracecmd cannot read it (not a trace-cmd file, or damaged)\n",
-			prog, trace);
+		fprintf(stderr, "%s: %s: %s: libtracecmd cannot read it (not a trace-cmd file, or damaged)\n",
+			prog, who, trace);
 		return -1;
 	}
 	n = tracecmd_buffer_instances(h);
 	hs = calloc(n + 1, sizeof(*hs));
 	if (!hs) {
 		tracecmd_close(h);
+		fprintf(stderr, "%s: %s: out of memory\n", prog, who);
 		return -1;
 	}
 	hs[nh++] = h;
@@ -2028,19 +2045,38 @@ static int x_trace(struct xctx *x, const char *trace)
 		if (b)
 			hs[nh++] = b;
 	}
-	tep = tracecmd_get_tep(h);
+	ret = first ? first(tracecmd_get_tep(h), data) : 0;
+	if (!ret) {
+		ret = tracecmd_iterate_events_multi(hs, nh, cb, data);
+		if (ret < 0)
+			fprintf(stderr, "%s: %s: %s: reading its records failed\n", prog, who, trace);
+	}
+	for (i = nh - 1; i >= 0; i--)
+		tracecmd_close(hs[i]);
+	free(hs);
+	return ret < 0 ? -1 : 0;
+}
+
+/* a table for each of schedlab's events the file knows, even without records */
+static int x_tables(struct tep_handle *tep, void *data)
+{
+	struct xctx *x = data;
+	int i;
+
 	for (i = 0; i < tep_get_events_count(tep); i++) {
 		struct tep_event *ev = tep_get_event(tep, i);
 
 		if (ev && ev->system && !strcmp(ev->system, "schedlab") && !x_event(x, ev))
-			break;
+			return -1;
 	}
-	ret = x->err ? -1 : tracecmd_iterate_events_multi(hs, nh, x_record, x);
-	for (i = nh - 1; i >= 0; i--)
-		tracecmd_close(hs[i]);
-	free(hs);
-	if (ret < 0 && !x->err)
-		fprintf(stderr, "%s: export: %s: reading its records failed\n", prog, trace);
+	return x->err ? -1 : 0;
+}
+
+/* trace.dat's records into events and the events' tables; 0, or -1 (said why) */
+static int x_trace(struct xctx *x, const char *trace)
+{
+	int ret = trace_iterate(trace, "export", x_tables, x_record, x);
+
 	return ret < 0 || x->err ? -1 : 0;
 }
 
@@ -2470,6 +2506,977 @@ out:
 	return rc;
 }
 
+/* --- plot: PNG timelines of a run's recorded events ------------------------------ */
+
+#define P_NA		LLONG_MIN	/* a value the record does not have */
+#define P_MAXV		12
+#define P_PANELS	16		/* panels of one PNG at most (tasks, CPUs, rules) */
+#define P_WIDTH		1100		/* every PNG: P_WIDTH x (P_TOP + P_PANEL * panels) */
+#define P_TOP		60
+#define P_PANEL		240
+#define P_LOCKS		8		/* locks by name in blocked_on's plots, the rest "other" */
+
+struct prec {
+	unsigned long long ts;
+	long long v[P_MAXV];
+	char comm[17];
+};
+
+/* one event's records: the known ones' fields, the others' times only */
+struct pevent {
+	char name[64];
+	const char *feature;
+	const char *fields[P_MAXV];	/* read into v[], in this order */
+	const char *arr;		/* an array field read into v[nf..] */
+	int narr;
+	const char *comm;		/* a string field (comm), or "pid" for the saved comm of that pid */
+	struct prec *r;
+	long n, cap;
+};
+
+static struct pevent p_known[] = {
+	{ .name = "signals_task", .feature = "signals",
+	  .fields = { "reason", "pid", "cpu", "util_avg", "util_est", "model", "burst", "waiting",
+		      "time" }, .comm = "comm" },
+	{ .name = "signals_cpu", .feature = "signals",
+	  .fields = { "cpu", "capacity", "cfs_util_avg", "model", "burst", "waiting", "time",
+		      "tasks" } },
+	{ .name = "cpu_signals", .feature = "cpu_signals",
+	  .fields = { "cpu", "nr_running", "util_avg", "util_est", "capacity" } },
+	{ .name = "overutil", .feature = "overutil",
+	  .fields = { "cpu", "rule", "on", "util", "capacity" } },
+	{ .name = "mutex_wait_end", .feature = "blocked_on",
+	  .fields = { "pid", "lock", "duration_us", "end", "max_depth" }, .arr = "cat_us", .narr = 7,
+	  .comm = "pid" },
+	{ .name = "mutex_wait_begin", .feature = "blocked_on" },
+};
+
+#define P_NKNOWN ((int)(sizeof(p_known) / sizeof(p_known[0])))
+static const char * const p_features[] = { "signals", "cpu_signals", "overutil", "blocked_on", "other",
+					   NULL };
+
+struct pctx {
+	struct pevent *ev;		/* p_known's, then the other schedlab events seen */
+	int nev;
+	bool have_t0;
+	unsigned long long t0, tend;
+	struct trace_seq seq;
+	bool oom;
+	/* the plots */
+	FILE *gp;			/* the gnuplot script */
+	const char *tmp;		/* the directory written into */
+	char **files;			/* written there, to be renamed into OUTDIR */
+	int nfiles;
+};
+
+static int nfields(const struct pevent *e)
+{
+	int n = 0;
+
+	while (n < P_MAXV && e->fields[n])
+		n++;
+	return n;
+}
+
+static struct pevent *p_event(struct pctx *c, const char *name)
+{
+	struct pevent *t;
+	int i;
+
+	for (i = 0; i < c->nev; i++)
+		if (!strcmp(c->ev[i].name, name))
+			return &c->ev[i];
+	t = realloc(c->ev, (c->nev + 1) * sizeof(*t));
+	if (!t)
+		return NULL;
+	c->ev = t;
+	memset(&c->ev[c->nev], 0, sizeof(*t));
+	snprintf(c->ev[c->nev].name, sizeof(c->ev[0].name), "%s", name);
+	c->ev[c->nev].feature = "other";
+	return &c->ev[c->nev++];
+}
+
+static int p_record(struct tracecmd_input *h, struct tep_record *rec,
+		    int cpu __attribute__((unused)), void *data)
+{
+	struct pctx *c = data;
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	struct tep_event *ev = tep_find_event_by_record(tep, rec);
+	struct pevent *e;
+	struct prec *p;
+	int i, nf;
+
+	if (!c->have_t0) {
+		c->t0 = rec->ts;
+		c->have_t0 = true;
+	}
+	if (rec->ts > c->tend)
+		c->tend = rec->ts;
+	if (!ev || !ev->system || strcmp(ev->system, "schedlab"))
+		return 0;
+	e = p_event(c, ev->name);
+	if (e && e->n == e->cap) {
+		long cap = e->cap ? 2 * e->cap : 1024;
+
+		p = realloc(e->r, cap * sizeof(*p));
+		if (p) {
+			e->r = p;
+			e->cap = cap;
+		}
+	}
+	if (!e || e->n == e->cap) {
+		c->oom = true;
+		return -1;
+	}
+	p = &e->r[e->n++];
+	memset(p, 0, sizeof(*p));
+	p->ts = rec->ts;
+	nf = nfields(e);
+	for (i = 0; i < nf; i++) {
+		struct tep_format_field *f = tep_find_field(ev, e->fields[i]);
+
+		if (!f || xf_int(f, rec, &p->v[i]))
+			p->v[i] = P_NA;
+		/* signals_task's util_est -1: the kernel has none (docs/export.md) */
+		if (!strcmp(e->fields[i], "util_est") && p->v[i] < 0)
+			p->v[i] = P_NA;
+	}
+	if (e->arr) {
+		struct tep_format_field *f = tep_find_field(ev, e->arr);
+		int len = 0, es, k;
+		const char *raw = f ? tep_get_field_raw(&c->seq, ev, e->arr, rec, &len, 0) : NULL;
+
+		es = f && f->elementsize > 0 && f->elementsize <= 8 ? (int)f->elementsize : 8;
+		for (k = 0; k < e->narr && nf + k < P_MAXV; k++)
+			p->v[nf + k] = raw && (k + 1) * es <= len ? xf_num(tep, f, raw + k * es, es) : P_NA;
+	}
+	if (e->comm && !strcmp(e->comm, "pid")) {
+		const char *s = p->v[0] != P_NA ? tep_data_comm_from_pid(tep, (int)p->v[0]) : NULL;
+
+		snprintf(p->comm, sizeof(p->comm), "%s", s ? s : "<...>");
+	} else if (e->comm) {
+		int len = 0;
+		const char *raw = tep_get_field_raw(&c->seq, ev, e->comm, rec, &len, 0);
+
+		if (raw && len > 0)
+			snprintf(p->comm, sizeof(p->comm), "%.*s", len, raw);
+	}
+	/* a comm as one word of the data files: blanks, quotes, # and bytes >= 0x7f as _ */
+	for (i = 0; p->comm[i]; i++)
+		if ((unsigned char)p->comm[i] <= ' ' || (unsigned char)p->comm[i] >= 0x7f ||
+		    p->comm[i] == '"' || p->comm[i] == '#' || p->comm[i] == '\'')
+			p->comm[i] = '_';
+	if (!p->comm[0] && e->comm)
+		snprintf(p->comm, sizeof(p->comm), "?");
+	return 0;
+}
+
+/* a new file in the temporary directory, remembered for the rename */
+static FILE *p_open(struct pctx *c, const char *name)
+{
+	char path[4096], **t;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", c->tmp, name);
+	f = fopen(path, "w");
+	t = realloc(c->files, (c->nfiles + 1) * sizeof(*t));
+	if (!f || !t) {
+		if (f)
+			fclose(f);
+		if (t)
+			c->files = t;
+		fprintf(stderr, "%s: plot: %s: %s\n", prog, path, strerror(errno ? errno : ENOMEM));
+		return NULL;
+	}
+	c->files = t;
+	c->files[c->nfiles++] = strdup(name);
+	return f;
+}
+
+static int p_close(FILE *f, const struct pctx *c, const char *name)
+{
+	if (ferror(f) | fclose(f)) {
+		fprintf(stderr, "%s: plot: %s/%s: %s\n", prog, c->tmp, name, strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+static double p_t(const struct pctx *c, unsigned long long ts)
+{
+	return (double)(ts - c->t0) / 1e9;
+}
+
+static void p_val(FILE *f, long long v)
+{
+	if (v == P_NA)
+		fputs(" ?", f);
+	else
+		fprintf(f, " %lld", v);
+}
+
+/* the script's header of one PNG of @panels panels */
+static void gp_begin(struct pctx *c, const char *png, int panels, const char *title)
+{
+	FILE *g = c->gp;
+
+	fprintf(g, "reset\nset terminal pngcairo size %d,%d font 'sans,9'\n", P_WIDTH,
+		P_TOP + P_PANEL * panels);
+	fprintf(g, "set output '%s'\nset termoption noenhanced\nset datafile missing '?'\n", png);
+	fprintf(g, "set grid\nset key outside right\nset xlabel 's (from the first record)'\n");
+	fprintf(g, "set xrange [0:%.9f]\n", p_t(c, c->tend) > 0 ? p_t(c, c->tend) : 1.0);
+	fprintf(g, "set multiplot layout %d,1 title '%s'\n", panels, title);
+}
+
+static int p_png(struct pctx *c, const char *png)
+{
+	char **t = realloc(c->files, (c->nfiles + 1) * sizeof(*t));
+
+	if (!t)
+		return -1;
+	c->files = t;
+	c->files[c->nfiles++] = strdup(png);
+	return 0;
+}
+
+/* a key of @n distinct values in the order first seen; its index */
+static int p_key(long long *keys, int *n, int max, long long k)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (keys[i] == k)
+			return i;
+	if (*n == max)
+		return -1;
+	keys[*n] = k;
+	return (*n)++;
+}
+
+/*
+ * One PNG, a panel per distinct value of v[@kcol] (at most P_PANELS, the
+ * first seen), and its data file: the records of those panels, a gnuplot
+ * data block per panel, columns ts_ns t_s and @cols (names of v[] indices
+ * @idx). @plots: the panel's plot command after "plot", %1$s the data file,
+ * %2$d the block index.
+ */
+static int p_panels(struct pctx *c, struct pevent *e, const char *base, int kcol, const char *kname,
+		    const char *title, const char *ylabel, const int *idx, const char * const *cols,
+		    int ncol, const char *plots, bool (*keep)(const struct prec *), const char *extra)
+{
+	long long keys[P_PANELS];
+	char dat[256], png[256], lab[64];
+	int nk = 0, skipped = 0, k, j;
+	long r;
+	FILE *f;
+
+	for (r = 0; r < e->n; r++)
+		if ((!keep || keep(&e->r[r])) && p_key(keys, &nk, P_PANELS, e->r[r].v[kcol]) < 0)
+			skipped++;
+	if (!nk)
+		return 0;
+	snprintf(dat, sizeof(dat), "%s.dat", base);
+	snprintf(png, sizeof(png), "%s.png", base);
+	f = p_open(c, dat);
+	if (!f)
+		return -1;
+	fprintf(f, "# schedlab plot: %s, a block per %s; ts_ns: the trace's clock; t_s: seconds from the first record\n#",
+		e->name, kname);
+	fprintf(f, " ts_ns t_s%s", e->comm ? " comm" : "");
+	for (j = 0; j < ncol; j++)
+		fprintf(f, " %s", cols[j]);
+	fputc('\n', f);
+	for (k = 0; k < nk; k++) {
+		fprintf(f, "%s# %s %lld\n", k ? "\n\n" : "", kname, keys[k]);
+		for (r = 0; r < e->n; r++) {
+			const struct prec *p = &e->r[r];
+
+			if (p->v[kcol] != keys[k] || (keep && !keep(p)))
+				continue;
+			fprintf(f, "%llu %.9f", p->ts, p_t(c, p->ts));
+			if (e->comm)
+				fprintf(f, " %s", p->comm);
+			for (j = 0; j < ncol; j++)
+				p_val(f, p->v[idx[j]]);
+			fputc('\n', f);
+		}
+	}
+	if (p_close(f, c, dat) || p_png(c, png))
+		return -1;
+	if (skipped)
+		fprintf(stderr, "%s: plot: %s: the first %d %ss only (%d records of others not drawn)\n",
+			prog, png, P_PANELS, kname, skipped);
+	gp_begin(c, png, nk, title);
+	fprintf(c->gp, "set ylabel '%s'\nset yrange [0:*]\n%s", ylabel, extra ? extra : "");
+	for (k = 0; k < nk; k++) {
+		lab[0] = '\0';
+		for (r = 0; e->comm && r < e->n; r++)
+			if (e->r[r].v[kcol] == keys[k] && (!keep || keep(&e->r[r])))
+				snprintf(lab, sizeof(lab), " (%s)", e->r[r].comm);
+		fprintf(c->gp, "set title '%s %lld%s'\nplot ", kname, keys[k], lab);
+		fprintf(c->gp, plots, dat, k);
+		fputc('\n', c->gp);
+	}
+	fprintf(c->gp, "unset multiplot\nset output\n");
+	return 0;
+}
+
+static bool p_is_sample(const struct prec *p)
+{
+	return p->v[0] == 1;
+}
+
+static int p_signals_task(struct pctx *c, struct pevent *e)
+{
+	static const int idx[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const char * const cols[] = { "pid", "cpu", "util_avg", "util_est", "model", "util_burst",
+					     "waiting_avg", "time_util" };
+
+	/* columns: 1 ts_ns 2 t_s 3 comm 4 pid 5 cpu 6 util_avg ... 11 time_util */
+	return p_panels(c, e, "signals_task", 1, "pid",
+			"schedlab signals: the samples of each task (signals_task)", "util (0..1024)", idx, cols, 8,
+			"'%1$s' index %2$d u 2:6 w l lw 2 t 'util_avg (kernel)', '' index %2$d u 2:7 w l t 'util_est (kernel)', "
+			"'' index %2$d u 2:8 w l dt 2 t 'model (schedlab PELT)', '' index %2$d u 2:9 w l lw 2 t 'util_burst', "
+			"'' index %2$d u 2:10 w l t 'waiting_avg', '' index %2$d u 2:11 w l dt 3 t 'time_util'",
+			p_is_sample, NULL);
+}
+
+static int p_signals_cpu(struct pctx *c, struct pevent *e)
+{
+	static const int idx[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	static const char * const cols[] = { "cpu", "capacity", "cfs_util_avg", "sum_model", "sum_burst",
+					     "sum_waiting", "sum_time", "tasks" };
+
+	/* 1 ts_ns 2 t_s 3 cpu 4 capacity 5 cfs_util_avg 6 sum_model ... 10 tasks */
+	return p_panels(c, e, "signals_cpu", 0, "cpu",
+			"schedlab signals: per CPU, the sums over its tasks (signals_cpu)", "util (0..1024)", idx,
+			cols, 8,
+			"'%1$s' index %2$d u 2:5 w l lw 2 t 'cfs_util_avg (kernel)', '' index %2$d u 2:6 w l dt 2 t 'sum model', "
+			"'' index %2$d u 2:7 w l lw 2 t 'sum util_burst', '' index %2$d u 2:8 w l t 'sum waiting_avg', "
+			"'' index %2$d u 2:9 w l dt 3 t 'sum time_util', '' index %2$d u 2:4 w l lc rgb 'gray' t 'capacity'",
+			NULL, NULL);
+}
+
+static int p_cpu_signals(struct pctx *c, struct pevent *e)
+{
+	static const int idx[] = { 0, 1, 2, 3, 4 };
+	static const char * const cols[] = { "cpu", "nr_running", "util_avg", "util_est", "capacity" };
+
+	/* 1 ts_ns 2 t_s 3 cpu 4 nr_running 5 util_avg 6 util_est 7 capacity */
+	return p_panels(c, e, "cpu_signals", 0, "cpu", "schedlab cpu_signals: per CPU, util and tasks running",
+			"util (0..1024)", idx, cols, 5,
+			"'%1$s' index %2$d u 2:5 w l lw 2 t 'util_avg', '' index %2$d u 2:6 w l t 'util_est', "
+			"'' index %2$d u 2:7 w l lc rgb 'gray' t 'capacity', "
+			"'' index %2$d u 2:4 axes x1y2 w steps dt 2 t 'nr_running (right axis)'",
+			NULL, "set ytics nomirror\nset y2tics\nset y2range [0:*]\nset y2label 'nr_running (tasks)'\n");
+}
+
+static const char *p_rule(long long r)
+{
+	static const char * const rules[] = { "mainline", "linger", "idle", "dynamic", "lone", "all" };
+
+	return r >= 0 && r < 6 ? rules[r] : "?";
+}
+
+/* a panel per rule, a lane per CPU (the system: -1), the state as a step */
+static int p_overutil(struct pctx *c, struct pevent *e)
+{
+	long long rules[P_PANELS], cpus[256];
+	int nr = 0, nc = 0, i, k, nb = 0;
+	static long cnt[P_PANELS][256];
+	static int blk[P_PANELS][256];
+	long r;
+	FILE *f;
+
+	for (r = 0; r < e->n; r++) {
+		p_key(rules, &nr, P_PANELS, e->r[r].v[1]);
+		p_key(cpus, &nc, 256, e->r[r].v[0]);
+	}
+	if (!nr)
+		return 0;
+	/* lanes in CPU order */
+	for (i = 1; i < nc; i++)
+		for (k = i; k > 0 && cpus[k - 1] > cpus[k]; k--) {
+			long long t = cpus[k];
+
+			cpus[k] = cpus[k - 1];
+			cpus[k - 1] = t;
+		}
+	f = p_open(c, "overutil.dat");
+	if (!f)
+		return -1;
+	fprintf(f, "# schedlab plot: overutil, a block per rule and cpu (-1: the system) with records, in that order\n"
+		"# ts_ns t_s rule cpu on util capacity lane\n");
+	for (i = 0; i < nr; i++)
+		for (k = 0; k < nc; k++) {
+			cnt[i][k] = 0;
+			for (r = 0; r < e->n; r++)
+				cnt[i][k] += e->r[r].v[1] == rules[i] && e->r[r].v[0] == cpus[k];
+			if (!cnt[i][k])
+				continue;	/* no empty block: gnuplot's index would not count it */
+			blk[i][k] = nb++;
+			fprintf(f, "\n\n# rule %lld %s cpu %lld\n", rules[i], p_rule(rules[i]), cpus[k]);
+			for (r = 0; r < e->n; r++) {
+				const struct prec *p = &e->r[r];
+
+				if (p->v[1] != rules[i] || p->v[0] != cpus[k])
+					continue;
+				fprintf(f, "%llu %.9f %lld %lld", p->ts, p_t(c, p->ts), p->v[1], p->v[0]);
+				p_val(f, p->v[2]);
+				p_val(f, p->v[3]);
+				p_val(f, p->v[4]);
+				fprintf(f, " %d\n", k);
+			}
+		}
+	if (p_close(f, c, "overutil.dat") || p_png(c, "overutil.png"))
+		return -1;
+	gp_begin(c, "overutil.png", nr, "schedlab overutil: overutilized per rule and CPU (high: on)");
+	fprintf(c->gp, "set ylabel 'CPU'\nset yrange [-0.5:%d]\nunset key\nset ytics (", nc);
+	for (k = 0; k < nc; k++)
+		fprintf(c->gp, "%s'%s' %d", k ? ", " : "", cpus[k] < 0 ? "system" : "", k);
+	fprintf(c->gp, ")\n");
+	for (k = 0; k < nc; k++)
+		if (cpus[k] >= 0)
+			fprintf(c->gp, "set ytics add ('%lld' %d)\n", cpus[k], k);
+	for (i = 0; i < nr; i++) {
+		bool first = true;
+
+		fprintf(c->gp, "set title 'rule %s'\nplot ", p_rule(rules[i]));
+		for (k = 0; k < nc; k++) {
+			if (!cnt[i][k])
+				continue;
+			/* the steps, then the last state held until the end of the trace */
+			fprintf(c->gp, "%s'overutil.dat' index %d u 2:($8 + 0.7 * $5) w steps lw 2 lc %d, "
+				"'' index %d every ::%ld::%ld u 2:($8 + 0.7 * $5):(%.9f - $2):(0) w vectors nohead lw 2 lc %d",
+				first ? "" : ", ", blk[i][k], k + 1, blk[i][k], cnt[i][k] - 1, cnt[i][k] - 1,
+				p_t(c, c->tend), k + 1);
+			first = false;
+		}
+		fputc('\n', c->gp);
+	}
+	fprintf(c->gp, "unset multiplot\nset output\n");
+	return 0;
+}
+
+/* a lock's hex (or "other") and its label: its name in the saved locks report, or the hex */
+static void p_lock_label(json_object *locks, bool named, long long lock, char *hex, size_t hlen,
+			 char *label, size_t llen)
+{
+	const char *sym = NULL;
+	int i;
+
+	snprintf(hex, hlen, named ? "0x%llx" : "other", (unsigned long long)lock);
+	for (i = 0; named && locks && i < (int)json_object_array_length(locks); i++) {
+		json_object *row = json_object_array_get_idx(locks, i);
+		const char *lk = json_object_get_string(json_object_array_get_idx(row, 0));
+
+		if (lk && !strcmp(lk, hex) &&
+		    json_object_is_type(json_object_array_get_idx(row, 1), json_type_string))
+			sym = json_object_get_string(json_object_array_get_idx(row, 1));
+	}
+	snprintf(label, llen, "%s", sym ? sym : hex);
+	for (i = 0; label[i]; i++)
+		if ((unsigned char)label[i] <= ' ' || label[i] == '"' || label[i] == '\'' ||
+		    label[i] == '#' || (unsigned char)label[i] >= 0x7f)
+			label[i] = '_';
+}
+
+/* blocked_on: each wait's duration over time, per lock; the split per lock */
+static int p_blocked_on(struct pctx *c, struct pevent *e, json_object *locks)
+{
+	static const char * const cat[] = { "run_local", "run_remote", "preempted", "runnable_remote",
+					    "sleeping", "blocked", "unowned" };
+	struct plock { long long lock; long long total, waits, cat[7]; } *l = NULL, *t;
+	int nl = 0, i, j, nshow, k;
+	long r;
+	FILE *f;
+
+	for (r = 0; r < e->n; r++) {
+		const struct prec *p = &e->r[r];
+
+		for (i = 0; i < nl && l[i].lock != p->v[1]; i++)
+			;
+		if (i == nl) {
+			t = realloc(l, (nl + 1) * sizeof(*l));
+			if (!t) {
+				free(l);
+				return -1;
+			}
+			l = t;
+			memset(&l[nl++], 0, sizeof(*l));
+			l[i].lock = p->v[1];
+		}
+		l[i].waits++;
+		l[i].total += p->v[2] == P_NA ? 0 : p->v[2];
+		for (j = 0; j < 7; j++)
+			l[i].cat[j] += p->v[5 + j] == P_NA ? 0 : p->v[5 + j];
+	}
+	if (!nl)
+		return 0;
+	/* the locks by time waited, the most first; past P_LOCKS: "other" */
+	for (i = 1; i < nl; i++)
+		for (k = i; k > 0 && l[k - 1].total < l[k].total; k--) {
+			struct plock s = l[k];
+
+			l[k] = l[k - 1];
+			l[k - 1] = s;
+		}
+	nshow = nl > P_LOCKS ? P_LOCKS : nl;
+	f = p_open(c, "blocked_on_waits.dat");
+	if (!f) {
+		free(l);
+		return -1;
+	}
+	fprintf(f, "# schedlab plot: mutex_wait_end, a block per lock (the %d waited on most, then the others)\n"
+		"# ts_ns t_s comm pid lock duration_us end", P_LOCKS);
+	for (j = 0; j < 7; j++)
+		fprintf(f, " %s_us", cat[j]);
+	fprintf(f, " max_depth\n");
+	for (k = 0; k <= nshow && k < nl; k++) {
+		if (k < nshow)
+			fprintf(f, "\n\n# lock 0x%llx\n", (unsigned long long)l[k].lock);
+		else
+			fprintf(f, "\n\n# lock other\n");
+		for (r = 0; r < e->n; r++) {
+			const struct prec *p = &e->r[r];
+
+			for (i = 0; i < nl && l[i].lock != p->v[1]; i++)
+				;
+			if (k < nshow ? i != k : i < nshow)
+				continue;
+			fprintf(f, "%llu %.9f %s", p->ts, p_t(c, p->ts), p->comm);
+			p_val(f, p->v[0]);
+			fprintf(f, " 0x%llx", (unsigned long long)p->v[1]);
+			p_val(f, p->v[2]);
+			p_val(f, p->v[3]);
+			for (j = 0; j < 7; j++)
+				p_val(f, p->v[5 + j]);
+			p_val(f, p->v[4]);
+			fputc('\n', f);
+		}
+	}
+	if (p_close(f, c, "blocked_on_waits.dat") || p_png(c, "blocked_on_waits.png"))
+		goto fail;
+	f = p_open(c, "blocked_on_split.dat");
+	if (!f)
+		goto fail;
+	fprintf(f, "# schedlab plot: mutex_wait_end per lock (the %d waited on most, then the others): the waits, their time and its split by what the owner did (us)\n"
+		"# lock label waits total_us", P_LOCKS);
+	for (j = 0; j < 7; j++)
+		fprintf(f, " %s_us", cat[j]);
+	fputc('\n', f);
+	for (k = 0; k <= nshow && k < nl; k++) {
+		long long w = 0, tot = 0, cs[7] = { 0 };
+		char hex[32], label[80];
+
+		for (i = k; i < (k < nshow ? k + 1 : nl); i++) {
+			w += l[i].waits;
+			tot += l[i].total;
+			for (j = 0; j < 7; j++)
+				cs[j] += l[i].cat[j];
+		}
+		p_lock_label(locks, k < nshow, l[k].lock, hex, sizeof(hex), label, sizeof(label));
+		fprintf(f, "%s %s %lld %lld", hex, label, w, tot);
+		for (j = 0; j < 7; j++)
+			fprintf(f, " %lld", cs[j]);
+		fputc('\n', f);
+	}
+	if (p_close(f, c, "blocked_on_split.dat") || p_png(c, "blocked_on_split.png"))
+		goto fail;
+
+	gp_begin(c, "blocked_on_waits.png", 1, "schedlab blocked_on: each mutex wait (mutex_wait_end), per lock");
+	fprintf(c->gp, "set ylabel 'wait (us)'\nset title 'duration of each wait, at its end'\nplot ");
+	for (k = 0; k <= nshow && k < nl; k++) {
+		char hex[32], label[80];
+
+		p_lock_label(locks, k < nshow, l[k].lock, hex, sizeof(hex), label, sizeof(label));
+		fprintf(c->gp, "%s'blocked_on_waits.dat' index %d u 2:6 w p pt 7 ps 0.5 t '%s'",
+			k ? ", " : "", k, label);
+	}
+	fprintf(c->gp, "\nunset multiplot\nset output\n");
+
+	fprintf(c->gp, "reset\nset terminal pngcairo size %d,%d font 'sans,9'\n", P_WIDTH, P_TOP + P_PANEL);
+	fprintf(c->gp, "set output 'blocked_on_split.png'\nset termoption noenhanced\nset grid y\nset key outside right\n"
+		"set title 'schedlab blocked_on: time waited per lock, split by what the owner did'\n"
+		"set ylabel 'us'\nset style data histograms\nset style histogram rowstacked\n"
+		"set style fill solid 0.8 border -1\nset boxwidth 0.6\nset xtics rotate by -20\nplot ");
+	for (j = 0; j < 7; j++)
+		fprintf(c->gp, "%s'blocked_on_split.dat' u %d%s t '%s'", j ? ", " : "", 5 + j,
+			j ? "" : ":xtic(2)", cat[j]);
+	fprintf(c->gp, "\nset output\n");
+	free(l);
+	return 0;
+fail:
+	free(l);
+	return -1;
+}
+
+/* any other event: its records per time bin (1/100 of the trace, 1 ms at least) */
+static int p_count(struct pctx *c, struct pevent *e)
+{
+	double span = p_t(c, c->tend), w = span / 100 > 0.001 ? span / 100 : 0.001;
+	long nb = (long)(span / w) + 1, *bins = calloc(nb, sizeof(*bins)), r, b;
+	char dat[128], png[128], title[160];
+	FILE *f;
+
+	if (!bins)
+		return -1;
+	for (r = 0; r < e->n; r++) {
+		b = (long)(p_t(c, e->r[r].ts) / w);
+		bins[b < nb ? b : nb - 1]++;
+	}
+	snprintf(dat, sizeof(dat), "count_%s.dat", e->name);
+	snprintf(png, sizeof(png), "count_%s.png", e->name);
+	f = p_open(c, dat);
+	if (!f) {
+		free(bins);
+		return -1;
+	}
+	fprintf(f, "# schedlab plot: %s records per bin of %.6f s (%ld records)\n# t_s count\n",
+		e->name, w, e->n);
+	for (b = 0; b < nb; b++)
+		fprintf(f, "%.9f %ld\n", b * w, bins[b]);
+	free(bins);
+	if (p_close(f, c, dat) || p_png(c, png))
+		return -1;
+	snprintf(title, sizeof(title), "schedlab:%s: records per %.3f ms", e->name, w * 1000);
+	gp_begin(c, png, 1, title);
+	fprintf(c->gp, "set ylabel 'records per bin'\nset title '%ld records'\nset style fill solid 0.6\n"
+		"plot '%s' u ($1 + %.9f):2 w boxes t '%s'\nunset multiplot\nset output\n",
+		e->n, dat, w / 2, e->name);
+	return 0;
+}
+
+static bool p_wanted(char **want, int nwant, const char *feature)
+{
+	int i;
+
+	if (!nwant)
+		return true;
+	for (i = 0; i < nwant; i++)
+		if (!strcmp(want[i], feature))
+			return true;
+	return false;
+}
+
+/* the records a feature has to plot */
+static long p_feature_records(const struct pctx *c, const char *feature)
+{
+	long n = 0;
+	int i;
+
+	for (i = 0; i < c->nev; i++)
+		if (!strcmp(c->ev[i].feature, feature))
+			n += c->ev[i].n;
+	return n;
+}
+
+/* the temporary directory and what is in it (files only) */
+static void p_rmtmp(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+	char p[4096];
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", tmp, e->d_name);
+		unlink(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(tmp);
+}
+
+static int cmd_plot(int argc, char **argv)
+{
+	const char *dir = NULL, *out = NULL, *flist = NULL;
+	char outdir[2048], p[4096], tmp[2200], *fl = NULL, *want[16], *tok, *save;
+	int nwant = 0, i, rc = EX_OTHER, st;
+	struct pctx c;
+	struct stat sb;
+	json_object *run = NULL, *tv, *locks = NULL, *lrows = NULL;
+	const char *gnuplot;
+	bool made_out = false;
+	pid_t pid;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
+		    !strcmp(argv[i], "-f") || !strcmp(argv[i], "--features")) {
+			if (i + 1 == argc)
+				return fail(EX_USAGE, "plot: %s needs a %s", argv[i],
+					    argv[i][1] == 'o' || argv[i][2] == 'o' ? "directory" : "feature list");
+			if (argv[i][1] == 'o' || argv[i][2] == 'o')
+				out = argv[++i];
+			else
+				flist = argv[++i];
+		} else if (!strncmp(argv[i], "--output=", 9)) {
+			out = argv[i] + 9;
+		} else if (!strncmp(argv[i], "--features=", 11)) {
+			flist = argv[i] + 11;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return fail(EX_USAGE, "plot: unknown option '%s' (schedlab plot DIR [-o OUTDIR] [-f FEATURE,...])",
+				    argv[i]);
+		} else if (!dir) {
+			dir = argv[i];
+		} else {
+			return fail(EX_USAGE, "plot: unexpected argument '%s' (one run directory)", argv[i]);
+		}
+	}
+	if (!dir || !*dir)
+		return fail(EX_USAGE, "plot: which run directory? (schedlab plot DIR [-o OUTDIR] [-f FEATURE,...])");
+	if (out && !*out)
+		return fail(EX_USAGE, "plot: -o needs a directory");
+	if (flist) {
+		fl = strdup(flist);
+		for (tok = strtok_r(fl, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			int k;
+
+			for (k = 0; p_features[k] && strcmp(p_features[k], tok); k++)
+				;
+			if (!p_features[k] || nwant == 16) {
+				rc = fail(EX_USAGE, "plot: unknown feature '%s' (blocked_on, signals, cpu_signals, overutil, other)",
+					  tok);
+				free(fl);
+				return rc;
+			}
+			want[nwant++] = tok;
+		}
+		if (!nwant) {
+			free(fl);
+			return fail(EX_USAGE, "plot: -f needs a feature (blocked_on, signals, cpu_signals, overutil, other)");
+		}
+	}
+	memset(&c, 0, sizeof(c));
+	trace_seq_init(&c.seq);
+	tmp[0] = '\0';
+	/* the run directory, its trace */
+	if (stat(dir, &sb)) {
+		rc = fail(EX_OTHER, "plot: %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		rc = fail(EX_OTHER, "plot: %s is not a run directory (not a directory)", dir);
+		goto out;
+	}
+	snprintf(p, sizeof(p), "%s/run.json", dir);
+	if (!exists(p)) {
+		rc = fail(EX_OTHER, "plot: %s is not a run directory: no run.json (schedlab run -o DIR makes one)", dir);
+		goto out;
+	}
+	run = json_object_from_file(p);
+	if (!run || !json_object_is_type(run, json_type_object)) {
+		rc = fail(EX_OTHER, "plot: %s: not a run.json (a JSON object): %s", p,
+			  run ? "not an object" : json_util_get_last_err());
+		goto out;
+	}
+	if (!json_object_object_get_ex(run, "trace", &tv) || !json_object_is_type(tv, json_type_string)) {
+		rc = fail(EX_OTHER, "plot: %s has no recording (run.json's trace is null: schedlab run --no-record?)",
+			  dir);
+		goto out;
+	}
+	if (json_object_get_string(tv)[0] == '/')
+		snprintf(p, sizeof(p), "%s", json_object_get_string(tv));
+	else
+		snprintf(p, sizeof(p), "%s/%s", dir, json_object_get_string(tv));
+	if (!exists(p)) {
+		rc = fail(EX_OTHER, "plot: %s: %s (run.json's trace)", p, strerror(errno));
+		goto out;
+	}
+	/* gnuplot, before reading anything */
+	gnuplot = which("gnuplot");
+	if (!gnuplot) {
+		rc = fail(EX_OTHER, "plot: gnuplot is not installed: apt install gnuplot-nox");
+		goto out;
+	}
+	for (i = 0; i < P_NKNOWN; i++) {
+		struct pevent *e = p_event(&c, p_known[i].name);
+
+		if (!e)
+			goto oom;
+		*e = p_known[i];
+	}
+	if (trace_iterate(p, "plot", NULL, p_record, &c))
+		goto out;
+	if (c.oom)
+		goto oom;
+	/* what to plot */
+	if (nwant) {
+		for (i = 0; i < nwant; i++)
+			if (!p_feature_records(&c, want[i])) {
+				rc = fail(EX_OTHER, "plot: %s: no %s events in %s (%s)", want[i],
+					  !strcmp(want[i], "other") ? "other schedlab" : want[i], p,
+					  !strcmp(want[i], "signals") ? "signals_task, signals_cpu" :
+					  !strcmp(want[i], "blocked_on") ? "mutex_wait_begin, mutex_wait_end" :
+					  !strcmp(want[i], "other") ? "schedlab events but the features' ones" :
+					  want[i]);
+				goto out;
+			}
+	} else {
+		long n = 0;
+
+		for (i = 0; i < c.nev; i++)
+			n += c.ev[i].n;
+		if (!n) {
+			rc = fail(EX_OTHER, "plot: no schedlab events in %s: nothing to plot", p);
+			goto out;
+		}
+	}
+	/* the saved locks report, for the locks' names */
+	snprintf(p, sizeof(p), "%s/reports/blocked_on/locks.json", dir);
+	if (exists(p) && (locks = json_object_from_file(p)) &&
+	    !json_object_object_get_ex(locks, "rows", &lrows))
+		lrows = NULL;
+
+	/* the output directory: everything written beside it first */
+	if (out)
+		snprintf(outdir, sizeof(outdir), "%s", out);
+	else
+		snprintf(outdir, sizeof(outdir), "%s/plots", dir);
+	if (stat(outdir, &sb) == 0) {
+		if (!S_ISDIR(sb.st_mode)) {
+			rc = fail(EX_OTHER, "plot: %s exists and is not a directory", outdir);
+			goto out;
+		}
+		snprintf(tmp, sizeof(tmp), "%s/.plot-tmp-%d", outdir, (int)getpid());
+	} else {
+		made_out = true;
+		snprintf(tmp, sizeof(tmp), "%s.plot-tmp-%d", outdir, (int)getpid());
+	}
+	if (mkdir(tmp, 0755)) {
+		if (made_out)
+			rc = fail(EX_OTHER, "plot: cannot make %s: %s", outdir, strerror(errno));
+		else
+			rc = fail(EX_OTHER, "plot: cannot write into %s: %s", outdir, strerror(errno));
+		tmp[0] = '\0';
+		goto out;
+	}
+	c.tmp = tmp;
+	c.gp = p_open(&c, "plot.gp");
+	if (!c.gp)
+		goto out;
+	/* plot.gp stays with the plots: gnuplot plot.gp in OUTDIR draws them again */
+	fprintf(c.gp, "# schedlab plot %s: run gnuplot plot.gp in this directory to draw the plots again\n",
+		dir);
+	for (i = 0; i < c.nev; i++) {
+		struct pevent *e = &c.ev[i];
+		int r = 0;
+
+		if (!e->n || !p_wanted(want, nwant, e->feature))
+			continue;
+		if (!strcmp(e->name, "signals_task"))
+			r = p_signals_task(&c, e);
+		else if (!strcmp(e->name, "signals_cpu"))
+			r = p_signals_cpu(&c, e);
+		else if (!strcmp(e->name, "cpu_signals"))
+			r = p_cpu_signals(&c, e);
+		else if (!strcmp(e->name, "overutil"))
+			r = p_overutil(&c, e);
+		else if (!strcmp(e->name, "mutex_wait_end"))
+			r = p_blocked_on(&c, e, lrows);
+		else
+			r = p_count(&c, e);
+		if (r)
+			goto out;
+	}
+	if (p_close(c.gp, &c, "plot.gp")) {
+		c.gp = NULL;
+		goto out;
+	}
+	c.gp = NULL;
+	/* gnuplot draws them all, in the temporary directory */
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		rc = fail(EX_OTHER, "plot: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		int fd;
+
+		if (chdir(tmp) == 0 && (fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			execl(gnuplot, "gnuplot", "plot.gp", (char *)NULL);
+		}
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		char *log;
+		int e;
+
+		snprintf(p, sizeof(p), "%s/gnuplot.log", tmp);
+		log = slurp(p, &e);
+		const char *l;
+
+		if (log)
+			chomp(log);
+		for (l = log; l && *l == '\n'; l++)
+			;
+		rc = fail(EX_OTHER, "plot: gnuplot failed (%s %d)%s%s", WIFEXITED(st) ? "exit" : "signal",
+			  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), l && *l ? ":\n" : "",
+			  l ? l : "");
+		if (log && strstr(log, "pngcairo"))
+			fprintf(stderr, "%s: plot: this gnuplot has no pngcairo terminal: apt install gnuplot-nox\n",
+				prog);
+		free(log);
+		goto out;
+	}
+	for (i = 0; i < c.nfiles; i++) {
+		snprintf(p, sizeof(p), "%s/%s", tmp, c.files[i]);
+		if (stat(p, &sb) || !S_ISREG(sb.st_mode) || (sb.st_size == 0)) {
+			rc = fail(EX_OTHER, "plot: gnuplot wrote no %s", c.files[i]);
+			goto out;
+		}
+	}
+	/* into OUTDIR: the new directory renamed, or each file */
+	snprintf(p, sizeof(p), "%s/gnuplot.log", tmp);
+	unlink(p);
+	if (made_out) {
+		if (rename(tmp, outdir)) {
+			rc = fail(EX_OTHER, "plot: %s: %s", outdir, strerror(errno));
+			goto out;
+		}
+		tmp[0] = '\0';
+	} else {
+		for (i = 0; i < c.nfiles; i++) {
+			char dst[2400];
+
+			snprintf(p, sizeof(p), "%s/%s", tmp, c.files[i]);
+			snprintf(dst, sizeof(dst), "%s/%s", outdir, c.files[i]);
+			if (rename(p, dst)) {
+				rc = fail(EX_OTHER, "plot: %s: %s", dst, strerror(errno));
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < c.nfiles; i++)
+		printf("%s/%s\n", outdir, c.files[i]);
+	rc = EX_OK;
+	goto out;
+oom:
+	rc = fail(EX_OTHER, "plot: out of memory");
+out:
+	if (c.gp)
+		fclose(c.gp);
+	if (tmp[0])
+		p_rmtmp(tmp);
+	for (i = 0; i < c.nfiles; i++)
+		free(c.files[i]);
+	free(c.files);
+	for (i = 0; i < c.nev; i++)
+		free(c.ev[i].r);
+	free(c.ev);
+	trace_seq_destroy(&c.seq);
+	json_object_put(run);
+	json_object_put(locks);
+	free(fl);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -2493,6 +3500,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 2, argv + 2);
 	if (!strcmp(cmd, "export"))
 		return cmd_export(argc - 2, argv + 2);
+	if (!strcmp(cmd, "plot"))
+		return cmd_plot(argc - 2, argv + 2);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, cmd);
 	return usage(stderr, EX_USAGE);
 }
