@@ -241,9 +241,22 @@ named() {	# named FILE KEYCOL KEY|max:COL
 		END { if (key ~ /^max:/ && found != "") print found }' "$1"
 }
 field() {	# field NAME "name value ..." -> value (0 if absent)
-	awk -v n="$1" '{ for (i = 1; i < NF; i += 2) if ($i == n) { print $(i + 1); exit } print 0 }' <<<"$2"
+	# (builtins: it is called about 30 times, and a program start is
+	# slow in a slow VM)
+	local -a a
+	local i
+	read -ra a <<<"$2"
+	for ((i = 0; i + 1 < ${#a[@]}; i += 2)); do
+		[ "${a[i]}" = "$1" ] && { echo "${a[i + 1]}"; return; }
+	done
+	echo 0
 }
-pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f%%", (b > 0 ? 100 * a / b : 0) }'; }
+pct() {	# pct A B -> A/B in percent, one decimal (0.0% if B is 0), builtins
+	local t=0
+	[[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && [ "$2" -gt 0 ] &&
+		t=$(( (1000 * $1 + $2 / 2) / $2 ))
+	printf '%d.%d%%' $((t / 10)) $((t % 10))
+}
 
 echo
 echo "results in $out"

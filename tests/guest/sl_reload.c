@@ -6,14 +6,17 @@
  * cost more than a second under emulation with KASAN and lockdep).
  *
  *   sl_reload -m MODULE.ko -n CYCLES [-p PARAMS] [-e EVERY] [-r DIR]...
- *             [-t TRACEDIR]
+ *             [-t TRACEDIR] [-w PATH=VALUE]... [-s MS]
  *
+ * Every cycle, right after the load: VALUE is written to each PATH (e.g.
+ * a sysfs parameter), in the order given; a failed write fails the cycle.
  * Every EVERY-th cycle (default 10; the first cycle among them) while the
  * module is loaded: TRACEDIR/enable is set to 1 (the module's trace
- * events), every readable regular file under each DIR is read to its end,
- * TRACEDIR/enable is set back to 0. An unload refused because the module
- * is in use (EBUSY/EAGAIN: a process holds its device open) is retried
- * every 10 ms, up to 2 s.
+ * events), every readable regular file under each DIR (or DIR itself, if
+ * it is a file) is read to its end, the module stays loaded MS more
+ * milliseconds (default 0), TRACEDIR/enable is set back to 0. An unload
+ * refused because the module is in use (EBUSY/EAGAIN: a process holds its
+ * device open) is retried every 10 ms, up to 2 s.
  *
  * Prints "ok - ..." / "not ok - ..." lines (tests/lib/tap.h) and, per
  * phase, the mean and the longest time in milliseconds.
@@ -65,13 +68,41 @@ static void phase_print(const struct phase *p)
 
 static long files_read, read_errors;
 
-/* read every readable regular file under dir, recursively, to its end */
-static void read_tree(const char *dir)
+/* read the file at path to its end */
+static void read_file(const char *path)
 {
 	static char buf[65536];
+	ssize_t r;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		read_errors++;
+		tap_diag("open %s: %s", path, strerror(errno));
+		return;
+	}
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		;
+	if (r < 0) {
+		read_errors++;
+		tap_diag("read %s: %s", path, strerror(errno));
+	}
+	files_read++;
+	close(fd);
+}
+
+/*
+ * read every readable regular file under dir, recursively, to its end;
+ * dir itself if it is a regular file
+ */
+static void read_tree(const char *dir)
+{
 	struct dirent *e;
 	DIR *d = opendir(dir);
 
+	if (!d && errno == ENOTDIR) {
+		read_file(dir);
+		return;
+	}
 	if (!d) {
 		read_errors++;
 		tap_diag("opendir %s: %s", dir, strerror(errno));
@@ -80,8 +111,6 @@ static void read_tree(const char *dir)
 	while ((e = readdir(d))) {
 		char path[4096];
 		struct stat st;
-		ssize_t r;
-		int fd;
 
 		if (e->d_name[0] == '.')
 			continue;
@@ -94,20 +123,7 @@ static void read_tree(const char *dir)
 		}
 		if (!S_ISREG(st.st_mode) || !(st.st_mode & 0444))
 			continue;
-		fd = open(path, O_RDONLY);
-		if (fd < 0) {
-			read_errors++;
-			tap_diag("open %s: %s", path, strerror(errno));
-			continue;
-		}
-		while ((r = read(fd, buf, sizeof(buf))) > 0)
-			;
-		if (r < 0) {
-			read_errors++;
-			tap_diag("read %s: %s", path, strerror(errno));
-		}
-		files_read++;
-		close(fd);
+		read_file(path);
 	}
 	closedir(d);
 }
@@ -129,12 +145,13 @@ int main(int argc, char **argv)
 	struct phase load = { .name = "load" }, unload = { .name = "unload" };
 	struct phase reports = { .name = "reports" };
 	const char *ko = NULL, *params = "", *tracedir = NULL, *dirs[8];
+	char *wpath[8], *wval[8];
 	char name[256], enable[4096], modpath[512];
-	int ndirs = 0, cycles = 0, every = 10, opt, i, fails = 0;
+	int ndirs = 0, nwrites = 0, hold_ms = 0, cycles = 0, every = 10, opt, i, fails = 0;
 	long busy = 0;
 	uint64_t t0;
 
-	while ((opt = getopt(argc, argv, "m:n:p:e:r:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:n:p:e:r:t:w:s:")) != -1) {
 		switch (opt) {
 		case 'm': ko = optarg; break;
 		case 'n': cycles = atoi(optarg); break;
@@ -145,13 +162,25 @@ int main(int argc, char **argv)
 				dirs[ndirs++] = optarg;
 			break;
 		case 't': tracedir = optarg; break;
+		case 'w':
+			/* PATH=VALUE: a sysfs path has no '=', a value may */
+			if (nwrites == 8 || !strchr(optarg, '=') || *optarg == '=') {
+				fprintf(stderr, "%s: -w PATH=VALUE, at most 8: %s\n", argv[0], optarg);
+				return 2;
+			}
+			wpath[nwrites] = optarg;
+			wval[nwrites] = strchr(optarg, '=') + 1;
+			wval[nwrites][-1] = 0;
+			nwrites++;
+			break;
+		case 's': hold_ms = atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: %s -m MODULE.ko -n CYCLES [-p PARAMS] [-e EVERY] [-r DIR]... [-t TRACEDIR]\n",
+			fprintf(stderr, "usage: %s -m MODULE.ko -n CYCLES [-p PARAMS] [-e EVERY] [-r DIR]... [-t TRACEDIR] [-w PATH=VALUE]... [-s MS]\n",
 				argv[0]);
 			return 2;
 		}
 	}
-	if (!ko || cycles <= 0 || every <= 0) {
+	if (!ko || cycles <= 0 || every <= 0 || hold_ms < 0) {
 		fprintf(stderr, "%s: -m and a positive -n are required\n", argv[0]);
 		return 2;
 	}
@@ -176,6 +205,13 @@ int main(int argc, char **argv)
 		}
 		close(fd);
 		phase_add(&load, now_us() - t);
+		for (int w = 0; w < nwrites; w++) {
+			if (write_str(wpath[w], wval[w])) {
+				tap_diag("cycle %d: write '%s' to %s: %s", i, wval[w], wpath[w],
+					 strerror(errno));
+				fails++;
+			}
+		}
 		if (i % every == 1 || every == 1) {
 			t = now_us();
 			if (tracedir && write_str(enable, "1")) {
@@ -184,6 +220,11 @@ int main(int argc, char **argv)
 			}
 			for (int d = 0; d < ndirs; d++)
 				read_tree(dirs[d]);
+			if (hold_ms) {
+				struct timespec ts = { hold_ms / 1000, hold_ms % 1000 * 1000000L };
+
+				nanosleep(&ts, NULL);
+			}
 			if (tracedir && write_str(enable, "0")) {
 				tap_diag("cycle %d: %s: %s", i, enable, strerror(errno));
 				fails++;

@@ -17,11 +17,12 @@ seed=${SL_FUZZ_SEED:-$(( ($(date +%s) << 16) ^ $$ ))}
 concurrent_s=${SL_FUZZ_CONCURRENT_S:-60}
 diag "seed $seed, $ops operations per interface and run"
 FUZZ=$HOSTBIN/sl_fuzz
-# every sysfs value, and the status report
+# every sysfs value, and the status report (read by the shell: a cat per
+# file was dozens of program starts per call)
 state() {
 	local f
-	for f in $(find $SYS -type f | sort); do printf '%s=%s\n' "${f#$SYS/}" "$(cat "$f")"; done
-	cat $DBG/status
+	for f in $(find $SYS -type f | sort); do printf '%s=%s\n' "${f#$SYS/}" "$(<"$f")"; done
+	printf '%s\n' "$(<$DBG/status)"
 }
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$DBG/dlparams/stats"; }
 
