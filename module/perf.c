@@ -187,6 +187,21 @@ static bool task_counted(struct task_struct *p)
 #define PERF_TASK_CLAMPS 0
 #endif
 
+#if PERF_TASK_CLAMPS
+static void count_task(struct sl_perf_sum *sums, struct task_struct *p)
+{
+	unsigned int cpu;
+
+	if (!task_counted(p))
+		return;
+	cpu = task_cpu(p);
+	if (cpu >= nr_cpu_ids)
+		return;
+	sl_perf_sum_add(&sums[cpu], SL_READ(p, task_struct__se__avg__util_avg),
+			task_util_est(p), task_clamp(p, 0), task_clamp(p, 1));
+}
+#endif
+
 /* every online CPU's sums, in @sums (nr_cpu_ids) */
 static void walk_tasks(struct sl_perf_sum *sums)
 {
@@ -194,18 +209,15 @@ static void walk_tasks(struct sl_perf_sum *sums)
 	struct task_struct *g, *p;
 
 	memset(sums, 0, nr_cpu_ids * sizeof(*sums));
+	/*
+	 * for_each_process_thread() as an RCU walk, spelled out: the macro's
+	 * lockdep condition names tasklist_lock, which is not exported (a
+	 * module using it does not link on a lockdep kernel).
+	 */
 	rcu_read_lock();
-	for_each_process_thread(g, p) {
-		unsigned int cpu;
-
-		if (!task_counted(p))
-			continue;
-		cpu = task_cpu(p);
-		if (cpu >= nr_cpu_ids)
-			continue;
-		sl_perf_sum_add(&sums[cpu], SL_READ(p, task_struct__se__avg__util_avg),
-				task_util_est(p), task_clamp(p, 0), task_clamp(p, 1));
-	}
+	for (g = &init_task; (g = next_task(g)) != &init_task;)
+		list_for_each_entry_rcu(p, &g->signal->thread_head, thread_node)
+			count_task(sums, p);
 	rcu_read_unlock();
 #endif
 }
