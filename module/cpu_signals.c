@@ -25,6 +25,7 @@
 #include "cpu_signals.h"
 #include "schedlab_trace.h"
 #include "report.h"
+#include "sched_fields.h"
 
 struct cpu_stats {
 	u64 samples;
@@ -38,6 +39,7 @@ static struct delayed_work sample_work;
 void sl_read_cpu_signals(int cpu, struct sl_cpu_signals *s)
 {
 	void *rq = sl_cpu_rq(cpu);
+	long v;
 
 	s->nr_running = SL_READ(rq, rq__nr_running);
 #if SL_HAS_rq__cfs__h_nr_running
@@ -48,20 +50,11 @@ void sl_read_cpu_signals(int cpu, struct sl_cpu_signals *s)
 	s->cfs_h_nr = SL_SIGNAL_NONE;
 #endif
 	s->util_avg = SL_READ(rq, rq__cfs__avg__util_avg);
-#if SL_HAS_rq__cfs__avg__util_est__enqueued
-	s->util_est = SL_READ(rq, rq__cfs__avg__util_est__enqueued);
-#elif SL_HAS_rq__cfs__avg__util_est
-	/* one word since 6.9; bit 31 is the UTIL_AVG_UNCHANGED flag */
-	s->util_est = SL_READ(rq, rq__cfs__avg__util_est) & 0x7fffffffULL;
-#else
-	s->util_est = SL_SIGNAL_NONE;
-#endif
+	v = sl_rq_util_est(rq);
+	s->util_est = v < 0 ? SL_SIGNAL_NONE : v;
 	s->capacity = SL_READ(rq, rq__cpu_capacity);
-#if SL_HAS_rq__cpu_capacity_orig
-	s->capacity_orig = SL_READ(rq, rq__cpu_capacity_orig);
-#else
-	s->capacity_orig = SL_SIGNAL_NONE;
-#endif
+	v = sl_rq_capacity_orig(rq);
+	s->capacity_orig = v < 0 ? SL_SIGNAL_NONE : v;
 }
 
 static void sample_fn(struct work_struct *work)

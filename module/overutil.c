@@ -66,6 +66,7 @@
 
 #include "overutil.h"
 #include "report.h"
+#include "sched_fields.h"
 #include "overutil_core.h"
 #include "schedlab_trace.h"
 
@@ -110,30 +111,16 @@ struct cpu_state {
 	unsigned long real_util, real_capacity, real_capacity_orig;
 };
 
-static unsigned long real_capacity_orig(void *rq)
-{
-#if SL_HAS_rq__cpu_capacity_orig
-	unsigned long cap = SL_READ(rq, rq__cpu_capacity_orig);
-
-	if (cap)
-		return cap;
-#endif
-	return SCHED_CAPACITY_SCALE;
-}
-
 static void read_state(int cpu, struct cpu_state *st)
 {
 	void *rq = sl_cpu_rq(cpu);
 	struct sl_ou_input *in = &st->in;
 	unsigned long util = SL_READ(rq, rq__cfs__avg__util_avg);
-	unsigned long cap_orig = real_capacity_orig(rq), emul;
+	unsigned long cap_orig = sl_rq_capacity_orig_or_scale(rq), emul;
+	long util_est = sl_rq_util_est(rq);
 
-#if SL_HAS_rq__cfs__avg__util_est__enqueued
-	util = max_t(unsigned long, util, SL_READ(rq, rq__cfs__avg__util_est__enqueued));
-#elif SL_HAS_rq__cfs__avg__util_est
-	util = max_t(unsigned long, util,
-		     SL_READ(rq, rq__cfs__avg__util_est) & 0x7fffffffUL);
-#endif
+	if (util_est >= 0)
+		util = max_t(unsigned long, util, util_est);
 	util = min(util, cap_orig);
 	st->real_util = util;
 	st->real_capacity = SL_READ(rq, rq__cpu_capacity);
@@ -141,17 +128,7 @@ static void read_state(int cpu, struct cpu_state *st)
 	in->util = util;
 	in->capacity = st->real_capacity;
 	in->capacity_orig = cap_orig;
-#if SL_HAS_rq__uclamp && SL_HAS_SIZE_uclamp_rq && SL_HAS_uclamp_rq__value
-	in->uclamp_min = sl_read_width((char *)rq + SL_OFF_rq__uclamp +
-				       SL_OFF_uclamp_rq__value, SL_SZ_uclamp_rq__value);
-	in->uclamp_max = sl_read_width((char *)rq + SL_OFF_rq__uclamp + SL_SIZE_uclamp_rq +
-				       SL_OFF_uclamp_rq__value, SL_SZ_uclamp_rq__value);
-	in->uclamp_used = true;
-#else
-	in->uclamp_min = 0;
-	in->uclamp_max = SCHED_CAPACITY_SCALE;
-	in->uclamp_used = false;
-#endif
+	in->uclamp_used = sl_rq_uclamp(rq, &in->uclamp_min, &in->uclamp_max);
 #if SL_HAS_rq__cfs__h_nr_running
 	in->nr_running = SL_READ(rq, rq__cfs__h_nr_running);
 #elif SL_HAS_rq__cfs__h_nr_queued

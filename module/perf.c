@@ -57,6 +57,7 @@
 #include "perf.h"
 #include "perf_core.h"
 #include "report.h"
+#include "sched_fields.h"
 #include "schedlab_trace.h"
 
 /* parameters (live) */
@@ -78,42 +79,18 @@ static u64 window_ns(void)
 	return max_t(u64, TICK_NSEC, (u64)READ_ONCE(update_delay_us) * NSEC_PER_USEC);
 }
 
-static unsigned long cap_of(void *rq)
-{
-#if SL_HAS_rq__cpu_capacity_orig
-	unsigned long cap = SL_READ(rq, rq__cpu_capacity_orig);
-
-	if (cap)
-		return cap;
-#endif
-	/* 6.7+ keep no capacity_orig: the scale (x86 guests: every CPU) */
-	return SCHED_CAPACITY_SCALE;
-}
-
-static unsigned long rq_util_est(void *rq)
-{
-#if SL_HAS_rq__cfs__avg__util_est__enqueued
-	return SL_READ(rq, rq__cfs__avg__util_est__enqueued);
-#elif SL_HAS_rq__cfs__avg__util_est
-	/* one word since 6.9; bit 31 is the UTIL_AVG_UNCHANGED flag */
-	return SL_READ(rq, rq__cfs__avg__util_est) & 0x7fffffffUL;
-#else
-	return 0;
-#endif
-}
-
 /* one CPU's struct rq into @in (lockless, word by word) */
 static void read_rq(int cpu, struct sl_perf_in *in)
 {
 	void *rq = sl_cpu_rq(cpu);
 
 	memset(in, 0, sizeof(*in));
-	in->cap = cap_of(rq);
+	in->cap = sl_rq_capacity_orig_or_scale(rq);
 	in->util_avg = SL_READ(rq, rq__cfs__avg__util_avg);
 #if SL_HAS_rq__cfs__avg__runnable_avg
 	in->runnable_avg = SL_READ(rq, rq__cfs__avg__runnable_avg);
 #endif
-	in->util_est = rq_util_est(rq);
+	in->util_est = max_t(long, sl_rq_util_est(rq), 0);
 #if SL_HAS_rq__avg_rt__util_avg
 	in->rt = SL_READ(rq, rq__avg_rt__util_avg);
 #endif
@@ -132,17 +109,8 @@ static void read_rq(int cpu, struct sl_perf_in *in)
 #endif
 	in->rq_uclamp_min = 0;
 	in->rq_uclamp_max = SCHED_CAPACITY_SCALE;
-#if SL_HAS_rq__uclamp && SL_HAS_SIZE_uclamp_rq && SL_HAS_uclamp_rq__value
-	if (have_uclamp) {
-		char *uc = (char *)rq + SL_OFF_rq__uclamp;
-
-		in->rq_uclamp_min = sl_read_width(uc + SL_OFF_uclamp_rq__value,
-						  SL_SZ_uclamp_rq__value);
-		in->rq_uclamp_max = sl_read_width(uc + SL_SIZE_uclamp_rq +
-						  SL_OFF_uclamp_rq__value,
-						  SL_SZ_uclamp_rq__value);
-	}
-#endif
+	if (have_uclamp)
+		sl_rq_uclamp(rq, &in->rq_uclamp_min, &in->rq_uclamp_max);
 	in->uclamp_used = uclamp_used_key && static_key_enabled(uclamp_used_key);
 }
 
@@ -159,17 +127,6 @@ static unsigned long task_clamp(struct task_struct *p, int id)
 	char *se = (char *)p + SL_OFF_task_struct__uclamp + id * SL_SIZE_uclamp_se;
 
 	return SL_READ_BITS(se, uclamp_se__value);
-}
-
-static unsigned long task_util_est(struct task_struct *p)
-{
-#if SL_HAS_task_struct__se__avg__util_est__enqueued
-	return SL_READ(p, task_struct__se__avg__util_est__enqueued) & 0x7fffffffUL;
-#elif SL_HAS_task_struct__se__avg__util_est
-	return SL_READ(p, task_struct__se__avg__util_est) & 0x7fffffffUL;
-#else
-	return 0;
-#endif
 }
 
 /* a task counted on its CPU: queued, not a delayed dequeue, CFS */
@@ -198,7 +155,7 @@ static void count_task(struct sl_perf_sum *sums, struct task_struct *p)
 	if (cpu >= nr_cpu_ids)
 		return;
 	sl_perf_sum_add(&sums[cpu], SL_READ(p, task_struct__se__avg__util_avg),
-			task_util_est(p), task_clamp(p, 0), task_clamp(p, 1));
+			max_t(long, sl_task_util_est(p), 0), task_clamp(p, 0), task_clamp(p, 1));
 }
 #endif
 

@@ -64,6 +64,7 @@
 
 #include "signals.h"
 #include "report.h"
+#include "sched_fields.h"
 #include "signals_core.h"
 #include "cpu_signals.h"
 #include "schedlab_trace.h"
@@ -219,24 +220,13 @@ static u64 model_clock(int cpu)
 
 static unsigned long model_scale(int cpu)
 {
-#if !(SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time) && SL_HAS_rq__cpu_capacity_orig
-	unsigned long cap = SL_READ(sl_cpu_rq(cpu), rq__cpu_capacity_orig);
+#if !(SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time)
+	long cap = sl_rq_capacity_orig(sl_cpu_rq(cpu));
 
-	if (cap && cap <= SL_PELT_CAPACITY_SCALE)
+	if (cap > 0 && cap <= SL_PELT_CAPACITY_SCALE)
 		return cap;
 #endif
 	return SL_PELT_CAPACITY_SCALE;
-}
-
-static long task_util_est(struct task_struct *p)
-{
-#if SL_HAS_task_struct__se__avg__util_est__enqueued
-	return SL_READ(p, task_struct__se__avg__util_est__enqueued) & 0x7fffffff;
-#elif SL_HAS_task_struct__se__avg__util_est
-	return SL_READ(p, task_struct__se__avg__util_est) & 0x7fffffff;
-#else
-	return -1;
-#endif
 }
 
 /*
@@ -384,7 +374,7 @@ static noinline void dequeue_event(struct sig_task *e, struct task_struct *p,
 	if (entry_matches(e, comm))
 		trace_signals_task(0, e->pid, comm, cpu,
 				   READ_ONCE(p->se.avg.util_avg),
-				   task_util_est(p), v.model, v.burst,
+				   sl_task_util_est(p), v.model, v.burst,
 				   v.waiting, v.time);
 }
 
@@ -659,7 +649,7 @@ static void sample_entry(struct sig_task *e, void *arg)
 	add_to_sum(sums, &r);
 	trace_signals_task(1, e->pid, r.comm, r.cpu,
 			   READ_ONCE(e->task->se.avg.util_avg),
-			   task_util_est(e->task), r.v.model, r.v.burst,
+			   sl_task_util_est(e->task), r.v.model, r.v.burst,
 			   r.v.waiting, r.v.time);
 }
 
@@ -842,7 +832,7 @@ static void snap_task(struct sig_task *e, void *arg)
 	row->pid = e->pid;
 	row->tgid = e->tgid;
 	row->util_avg = READ_ONCE(e->task->se.avg.util_avg);
-	row->util_est = task_util_est(e->task);
+	row->util_est = sl_task_util_est(e->task);
 	t->n++;
 }
 
