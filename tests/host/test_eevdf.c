@@ -71,6 +71,21 @@ static int cmp_deadline(const void *a, const void *b)
 	return x->deadline < y->deadline ? -1 : x->deadline > y->deadline;
 }
 
+/* a node's augmented values take a child's in; the child's copied beside */
+static void take_child(struct eevdf_entity *e, const struct eevdf_entity *c,
+		       u64 *min_vruntime, u64 *min_slice, u64 *max_slice)
+{
+	*min_vruntime = c->min_vruntime;
+	*min_slice = c->min_slice;
+	*max_slice = c->max_slice;
+	if ((s64)(c->min_vruntime - e->min_vruntime) < 0)
+		e->min_vruntime = c->min_vruntime;
+	if (c->min_slice < e->min_slice)
+		e->min_slice = c->min_slice;
+	if (c->max_slice > e->max_slice)
+		e->max_slice = c->max_slice;
+}
+
 /* balanced tree over tree[lo..hi]: root index, augmented bottom-up */
 static int build(struct state *s, int lo, int hi)
 {
@@ -89,32 +104,10 @@ static int build(struct state *s, int lo, int hi)
 	e->min_slice = e->max_slice = e->slice;
 	e->has_left = l >= 0;
 	e->has_right = r >= 0;
-	if (l >= 0) {
-		struct eevdf_entity *c = &s->tree[l];
-
-		e->l_min_vruntime = c->min_vruntime;
-		e->l_min_slice = c->min_slice;
-		e->l_max_slice = c->max_slice;
-		if ((s64)(c->min_vruntime - e->min_vruntime) < 0)
-			e->min_vruntime = c->min_vruntime;
-		if (c->min_slice < e->min_slice)
-			e->min_slice = c->min_slice;
-		if (c->max_slice > e->max_slice)
-			e->max_slice = c->max_slice;
-	}
-	if (r >= 0) {
-		struct eevdf_entity *c = &s->tree[r];
-
-		e->r_min_vruntime = c->min_vruntime;
-		e->r_min_slice = c->min_slice;
-		e->r_max_slice = c->max_slice;
-		if ((s64)(c->min_vruntime - e->min_vruntime) < 0)
-			e->min_vruntime = c->min_vruntime;
-		if (c->min_slice < e->min_slice)
-			e->min_slice = c->min_slice;
-		if (c->max_slice > e->max_slice)
-			e->max_slice = c->max_slice;
-	}
+	if (l >= 0)
+		take_child(e, &s->tree[l], &e->l_min_vruntime, &e->l_min_slice, &e->l_max_slice);
+	if (r >= 0)
+		take_child(e, &s->tree[r], &e->r_min_vruntime, &e->r_min_slice, &e->r_max_slice);
 	return mid;
 }
 

@@ -4,14 +4,7 @@
 # margin tables against the response-time RFC's published table and a
 # floating-point reference) and checks the CLI's
 # other commands and its argument errors. TAP output; arguments ignored.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/lib/tap.sh"
-cd "$top"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib/host_c.sh"
+. "$(dirname "$0")/../lib/host_c.sh"
 
 # the CLI with its documented build line, the test as gnu11 with libm
 if ! out=$($CC -O2 -Wall -Wextra -Werror -Imodule -o "$tmp/pelt" tools/pelt/pelt.c module/pelt_core.c 2>&1); then

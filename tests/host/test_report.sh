@@ -3,14 +3,7 @@
 # token rule, and the JSON string escaper decoded by Python's json module
 # (every byte 0..255 between a quote and a backslash must come back as the
 # code point of its value). TAP output; arguments ignored.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/lib/tap.sh"
-cd "$top"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-. "$top/tests/lib/host_c.sh"
+. "$(dirname "$0")/../lib/host_c.sh"
 
 host_cc tests/host/test_report "$tmp/test_report" tests/host/test_report.c || { done_testing; exit; }
 run_checks test_report "$tmp/test_report"

@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
-# Helpers for the host tests of the kernel-agnostic cores (sourced after
-# tests/lib/tap.sh, from the top of the tree).
+# Helpers for the host tests of the kernel-agnostic cores. Sourced first
+# thing by a tests/host/test_*.sh: strict mode, tests/lib/tap.sh, the work
+# directory at the top of the tree, a temporary directory $tmp removed at
+# exit.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+cd "$top" || exit 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 CC=${CC:-cc}
 
 # host_cc DESC OUT SRC... [LIBS]: build a host test with the project's
@@ -37,4 +45,17 @@ run_checks() {
 	out=$("$@" 2>&1); rc=$?
 	tap_lines <<<"$out"
 	ok '[ $rc = 0 ] || [ $rc = 1 ]' "$name ran to the end (exit $rc)"
+}
+
+# core_test NAME ALLOWED_PREFIX [SRC_OR_LIB...]: the usual test of the core
+# module/NAME_core.c: tests/host/test_NAME.c built with it (and the extra
+# sources and libraries), the core built freestanding (calling nothing but
+# ALLOWED_PREFIX*, "" for nothing), the checks run.
+core_test() {
+	local name=$1 allow=$2
+	shift 2
+	host_cc "tests/host/test_$name" "$tmp/test_$name" \
+		"tests/host/test_$name.c" "module/${name}_core.c" "$@" || return 0
+	freestanding "module/${name}_core.c" "$tmp/${name}_core.o" "$allow"
+	run_checks "test_$name" "$tmp/test_$name"
 }
