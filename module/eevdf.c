@@ -293,6 +293,12 @@ static void model_now(struct eevdf_model *m, u32 *bits)
 	m->sum_scale_down = !SL_HAS_cfs_rq__sum_shift;
 	m->lag_max_slice = SL_HAS_sched_entity__max_slice;
 	m->has_vprot = SL_HAS_sched_entity__vprot;
+	/*
+	 * The flat runqueue's reweight_eevdf() stores entity_lag() in
+	 * se->vlag; the hierarchical one keeps it in a local (and vlag shares
+	 * its word with min_vruntime while queued).
+	 */
+	m->reweight_keeps_lag = EV_FLAT;
 	m->run_to_parity = f & BIT(SL_ENUM___SCHED_FEAT_RUN_TO_PARITY);
 	m->preempt_short = f & BIT(SL_ENUM___SCHED_FEAT_PREEMPT_SHORT);
 	m->next_buddy = f & BIT(SL_ENUM___SCHED_FEAT_NEXT_BUDDY);
@@ -466,6 +472,42 @@ static inline bool mutating(enum eevdf_check c)
 	return READ_ONCE(mutate) == (s64)c + 1;
 }
 
+/* the largest slice on @q's tree and its curr (cfs_rq_max_slice()) */
+static u64 queue_max_slice(const struct eevdf_queue *q)
+{
+	u64 s = q->root ? q->root->max_slice : 0;
+
+	if (q->curr && q->curr->on_rq && q->curr->slice > s)
+		s = q->curr->slice;
+	return s;
+}
+
+/*
+ * The slice bound for @e on @q. Where a reweight leaves the lag it clamped
+ * in vlag, a break of the bound that such a reweight explains is
+ * counted apart, as slice_clamped (eevdf_slice_clamped(), docs/eevdf.md):
+ * a kernel behaviour, not a broken invariant of the pick.
+ */
+static void check_slice(struct ev_stats *st, const struct eevdf_model *m, u32 bits, int cpu,
+			int level, void *se, const struct eevdf_entity *e,
+			const struct eevdf_queue *q)
+{
+	struct eevdf_finding f;
+	bool upper = slice_upper(e), ok, clamped;
+
+	if (e->rel_deadline) {
+		st->skipped[EEVDF_SLICE]++;
+		return;
+	}
+	ok = eevdf_check_slice(e, upper, &f);
+	if (m->reweight_keeps_lag) {
+		clamped = !ok && eevdf_slice_clamped(m, e, queue_max_slice(q), &f);
+		outcome(st, EEVDF_SLICE_CLAMPED, !clamped, cpu, level, se, e, q, &f, bits);
+		ok |= clamped;
+	}
+	outcome(st, EEVDF_SLICE, ok, cpu, level, se, e, q, &f, bits);
+}
+
 /*
  * Checks about the entity picked at one level: @se is curr of @cfs. @exempt:
  * the pick at this level may legitimately not be the earliest deadline (it
@@ -494,16 +536,18 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 		cur.deadline += (u64)1 << 40;
 	if (mutating(EEVDF_OVERFLOW))
 		q.sum_w_vruntime = EEVDF_PRODUCT_LIMIT;
+	if (mutating(EEVDF_SLICE_CLAMPED) && slice_upper(&cur)) {
+		/* as a reweight that clamped a lag leaves it */
+		cur.vlag = -eevdf_lag_limit(m, &cur, queue_max_slice(&q));
+		cur.deadline = cur.vruntime + 2 * eevdf_calc_delta_fair(cur.slice, &cur) +
+			       EEVDF_REWEIGHT_ROUND_NS;
+	}
 
 	outcome(st, EEVDF_ELIGIBLE, eevdf_check_eligible(m, &q, &f), cpu, level, se,
 		&cur, &q, &f, bits);
 	outcome(st, EEVDF_DELAYED, eevdf_check_delayed(m, &q, NULL, &f), cpu, level, se,
 		&cur, &q, &f, bits);
-	if (cur.rel_deadline)
-		st->skipped[EEVDF_SLICE]++;
-	else
-		outcome(st, EEVDF_SLICE, eevdf_check_slice(&cur, slice_upper(&cur), &f), cpu,
-			level, se, &cur, &q, &f, bits);
+	check_slice(st, m, bits, cpu, level, se, &cur, &q);
 	if (m->has_vprot && level == 0) {
 		if (!m->run_to_parity && !m->base_slice)
 			st->skipped[EEVDF_VPROT]++;
@@ -558,14 +602,8 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 		cpu, level, se, &cur, &q, &f, bits);
 	outcome(st, EEVDF_OVERFLOW, eevdf_check_overflow(m, &q, buf, n, &f), cpu, level,
 		se, &cur, &q, &f, bits);
-	for (i = 0; i < n; i++) {
-		if (buf[i].rel_deadline) {
-			st->skipped[EEVDF_SLICE]++;
-			continue;
-		}
-		outcome(st, EEVDF_SLICE, eevdf_check_slice(&buf[i], slice_upper(&buf[i]), &f),
-			cpu, level, NULL, &buf[i], &q, &f, bits);
-	}
+	for (i = 0; i < n; i++)
+		check_slice(st, m, bits, cpu, level, NULL, &buf[i], &q);
 }
 
 /*
@@ -864,7 +902,8 @@ static void checks_row(void *priv, unsigned long i, struct sl_rval *v)
 	sl_rv_str(&v[0], eevdf_check_names[i]);
 	/* a check this kernel has nothing for: missing, not zero */
 	if ((i == EEVDF_VPROT && !SL_HAS_sched_entity__vprot) ||
-	    (i == EEVDF_AUGMENT_SLICE && !SL_HAS_sched_entity__min_slice)) {
+	    (i == EEVDF_AUGMENT_SLICE && !SL_HAS_sched_entity__min_slice) ||
+	    (i == EEVDF_SLICE_CLAMPED && !EV_FLAT)) {
 		sl_rv_none(&v[1]);
 		sl_rv_none(&v[2]);
 		sl_rv_none(&v[3]);

@@ -28,6 +28,7 @@ const char *const eevdf_check_names[EEVDF_NR_CHECKS] = {
 	[EEVDF_OVERFLOW] = "overflow",
 	[EEVDF_VPROT] = "vprot",
 	[EEVDF_AUGMENT_SLICE] = "augment_slice",
+	[EEVDF_SLICE_CLAMPED] = "slice_clamped",
 };
 
 static inline s64 key_of(const struct eevdf_queue *q, u64 v)
@@ -247,7 +248,7 @@ bool eevdf_check_eligible(const struct eevdf_model *m, const struct eevdf_queue 
 bool eevdf_check_slice(const struct eevdf_entity *e, bool upper, struct eevdf_finding *f)
 {
 	s64 d = (s64)(e->deadline - e->vruntime);
-	s64 lim = (s64)eevdf_calc_delta_fair(e->slice, e) + EEVDF_SLICE_ROUND_NS;
+	s64 lim = (s64)eevdf_calc_delta_fair(e->slice, e) + EEVDF_REWEIGHT_ROUND_NS;
 
 	if (d > 0 && (!upper || d <= lim))
 		return true;
@@ -259,25 +260,71 @@ bool eevdf_check_slice(const struct eevdf_entity *e, bool upper, struct eevdf_fi
  * calc_delta_fair(max(2 slice, TICK_NSEC)) per entity, or (later kernels)
  * calc_delta_fair(largest slice on the queue + TICK_NSEC).
  */
+static u64 lag_span(const struct eevdf_model *m, const struct eevdf_entity *e, u64 max_slice)
+{
+	u64 span;
+
+	if (m->lag_max_slice) {
+		if (e->slice > max_slice)
+			max_slice = e->slice;
+		return max_slice + m->tick_nsec;
+	}
+	span = 2 * e->slice;
+	return span < m->tick_nsec ? m->tick_nsec : span;
+}
+
+s64 eevdf_lag_limit(const struct eevdf_model *m, const struct eevdf_entity *e, u64 max_slice)
+{
+	return (s64)eevdf_calc_delta_fair(lag_span(m, e, max_slice), e);
+}
+
 bool eevdf_check_lag(const struct eevdf_model *m, const struct eevdf_entity *prev,
 		     u64 max_slice, struct eevdf_finding *f)
 {
-	u64 span;
-	s64 limit;
+	s64 limit = eevdf_lag_limit(m, prev, max_slice) + EEVDF_REWEIGHT_ROUND_NS;
 
-	if (m->lag_max_slice) {
-		if (prev->slice > max_slice)
-			max_slice = prev->slice;
-		span = max_slice + m->tick_nsec;
-	} else {
-		span = 2 * prev->slice;
-		if (span < m->tick_nsec)
-			span = m->tick_nsec;
-	}
-	limit = (s64)eevdf_calc_delta_fair(span, prev);
 	if (prev->vlag >= -limit && prev->vlag <= limit)
 		return true;
 	return fail(f, EEVDF_LAG, prev->vlag < 0 ? -limit : limit, prev->vlag, NULL);
+}
+
+/*
+ * reweight_eevdf() moves a queued entity from weight w to w' keeping its
+ * lag and its deadline's distance to V scaled:
+ *
+ *	v' = V - vl * w/w',	d' = V + (d - V) * w/w'
+ *
+ * so that d' - v' = (d - V + vl) * w/w', which is (d - v) * w/w' (one
+ * slice at w') only while vl = V - v. But vl is entity_lag(), clamped: an
+ * entity that ran further past V than the clamp gets vl = -limit, and then
+ *
+ *	d' - v' = (d - V - limit) * w/w'
+ *	        = ((d - v) + (v - V - limit)) * w/w'  >  (d - v) * w/w'
+ *
+ * its deadline lands more than a slice past its vruntime, by the part of
+ * the lag the clamp cut off (scaled). An entity left further behind V than
+ * the clamp (vl = +limit) gets d' - v' = (d - V + limit) * w/w', less than
+ * a slice, and not after vruntime at all once d < V - limit. Where the kernel keeps that clamped lag in
+ * se->vlag, rescaled (vl' = vl * w/w' = the clamp at w', the span being
+ * the same), it is the signature: |vlag| * w' = span * NICE_0_LOAD, to the
+ * rounding of the two inverse-weight divisions (2^-12 is generous).
+ */
+bool eevdf_slice_clamped(const struct eevdf_model *m, const struct eevdf_entity *e,
+			 u64 max_slice, struct eevdf_finding *f)
+{
+	__int128_t have, want, diff;
+	s64 d = (s64)(e->deadline - e->vruntime);
+	s64 lim = (s64)eevdf_calc_delta_fair(e->slice, e) + EEVDF_REWEIGHT_ROUND_NS;
+	u64 span = lag_span(m, e, max_slice);
+
+	if (!m->reweight_keeps_lag || (d > 0 && d <= lim) || !e->weight)
+		return false;
+	have = (__int128_t)(e->vlag < 0 ? -e->vlag : e->vlag) * (__int128_t)e->weight;
+	want = (__int128_t)span * EEVDF_NICE_0_LOAD;
+	diff = have > want ? have - want : want - have;
+	if (diff > want >> 12)
+		return false;
+	return !fail(f, EEVDF_SLICE_CLAMPED, d <= 0 ? 1 : lim, d, NULL);
 }
 
 /*

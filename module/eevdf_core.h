@@ -29,10 +29,12 @@ typedef int32_t s32;
 /* |key * weight| must stay below 2^62 (the kernel warns past it) */
 #define EEVDF_PRODUCT_LIMIT	(1LL << 62)
 /*
- * deadline - vruntime may exceed the slice by the rounding of a reweight
- * (two truncating divisions and the inverse weight's precision): a few ns.
+ * deadline - vruntime may exceed the slice, and a lag the clamp, by the
+ * rounding of a reweight (two truncating divisions and the inverse
+ * weight's precision: a lag clamped at one weight and rescaled to another
+ * is exact, while calc_delta_fair() at the new one truncates): a few ns.
  */
-#define EEVDF_SLICE_ROUND_NS	16
+#define EEVDF_REWEIGHT_ROUND_NS	16
 
 enum eevdf_check {
 	EEVDF_ELIGIBLE,		/* the picked entity is eligible */
@@ -45,6 +47,7 @@ enum eevdf_check {
 	EEVDF_OVERFLOW,		/* no product near overflow */
 	EEVDF_VPROT,		/* the protected slice as the kernel computes it */
 	EEVDF_AUGMENT_SLICE,	/* each node's min_slice (and max_slice) */
+	EEVDF_SLICE_CLAMPED,	/* a slice bound broken by a reweight that clamped the lag */
 	EEVDF_NR_CHECKS
 };
 
@@ -55,6 +58,7 @@ struct eevdf_model {
 	bool sum_scale_down;	/* sums weigh scale_load_down(w) (else w >> sum_shift) */
 	bool lag_max_slice;	/* lag limit from the queue's max slice + tick (else max(2 slice, tick)) */
 	bool has_vprot;		/* sched_entity::vprot */
+	bool reweight_keeps_lag;	/* a reweight of a queued entity leaves its clamped lag in vlag */
 	bool run_to_parity;	/* sched features, read at each check */
 	bool preempt_short;
 	bool next_buddy;
@@ -123,6 +127,16 @@ bool eevdf_check_eligible(const struct eevdf_model *m, const struct eevdf_queue 
  * @upper, <= slice/weight
  */
 bool eevdf_check_slice(const struct eevdf_entity *e, bool upper, struct eevdf_finding *f);
+/*
+ * @e broke the slice bound: true when a reweight that clamped its
+ * lag explains it (m->reweight_keeps_lag: |vlag| is the clamp at e's
+ * weight); @max_slice: the largest slice on @e's queue. Fills @f as an
+ * EEVDF_SLICE_CLAMPED finding.
+ */
+bool eevdf_slice_clamped(const struct eevdf_model *m, const struct eevdf_entity *e,
+			 u64 max_slice, struct eevdf_finding *f);
+/* update_entity_lag()'s clamp for @e, in virtual time */
+s64 eevdf_lag_limit(const struct eevdf_model *m, const struct eevdf_entity *e, u64 max_slice);
 /*
  * @prev, just dequeued from @q to sleep (or delayed): |vlag| within the
  * clamp. @max_slice: the largest slice on @q with @prev (lag_max_slice).

@@ -35,7 +35,9 @@ viol_rows() {	# viol_rows CHECK: rows of the violations report for CHECK (builti
 	done <"$ED/violations"
 	echo $n
 }
-NAMES="eligible earliest_deadline slice lag_clamp delayed sums augment overflow vprot augment_slice"
+NAMES="eligible earliest_deadline slice lag_clamp delayed sums augment overflow vprot augment_slice slice_clamped"
+read -ra names_a <<<"$NAMES"
+NCHECKS=${#names_a[@]}
 
 load
 ok loaded "module loaded"
@@ -51,14 +53,12 @@ fi
 # bad input first: nothing may change
 is "$($SYSFS_WRITE $EV/sample_every 0)" EINVAL "sample_every 0: EINVAL"
 is "$($SYSFS_WRITE $EV/check_every 0)" EINVAL "check_every 0: EINVAL"
-is "$($SYSFS_WRITE $EV/mutate 11)" EINVAL "mutate 11: EINVAL"
+is "$($SYSFS_WRITE $EV/mutate $((NCHECKS + 1)))" EINVAL "mutate $((NCHECKS + 1)): EINVAL"
 is "$($SYSFS_WRITE $EV/keep 4097)" EINVAL "keep 4097: EINVAL"
 is "$(cat $EV/check_every $EV/sample_every $EV/mutate $EV/keep | tr '\n' ' ')" "1 16 0 32 " "values unchanged"
 
 echo 1 >$EV/sample_every
 echo 64 >$EV/keep
-echo 1 >$EV/enabled
-is "$($SYSFS_WRITE $EV/keep 8)" EBUSY "keep while enabled: EBUSY"
 
 # two cgroups of different weights
 cg=0
@@ -74,8 +74,16 @@ diag "custom slices (sched_setattr sched_runtime): $([ $slice = 1 ] && echo take
 secs=6
 t0=$(date +%s)
 pids=()
+# The nice values are set before the verifier starts: a reweight of a
+# queued task whose lag the clamp cuts leaves its deadline more than a
+# slice past its vruntime (docs/eevdf.md, slice_clamped); a hierarchical
+# runqueue does not keep that lag, so the verifier cannot tell it there.
+# The hogs run many slices in 0.3 s: each has a deadline of its own weight.
 nice -n -5 "$SL" -n ev_hog spin $((secs * 1000)) & pids+=($!)
 nice -n 10 "$SL" -n ev_nice spin $((secs * 1000)) & pids+=($!)
+sleep 0.3
+echo 1 >$EV/enabled
+is "$($SYSFS_WRITE $EV/keep 8)" EBUSY "keep while enabled: EBUSY"
 "$SL" -n ev_sleep duty 3 10 $((secs * 1000)) & pids+=($!)
 "$SL" -n ev_sleep duty 1 3 $((secs * 1000)) & pids+=($!)
 [ $slice = 1 ] && { "$SL" -n ev_short -s 300 duty 1 4 $((secs * 1000)) & pids+=($!); }
@@ -98,19 +106,27 @@ hier=0
 rows_expected=0
 for n in $NAMES; do
 	if [ "${CHECKED[$n]}" = - ]; then
-		ok '[ $n = vprot ]' "$n: not in this kernel (only vprot may be)"
+		ok '[ $n = vprot ] || { [ $n = slice_clamped ] && [ $hier = 1 ]; }' \
+			"$n: not in this kernel (only vprot, and slice_clamped on a hierarchical runqueue, may be)"
 		continue
 	fi
 	ok '[ "${CHECKED[$n]:-0}" -gt 0 ]' "$n: checked ${CHECKED[$n]} times"
 	if [ $n = augment_slice ] && [ $hier = 1 ]; then
 		diag "augment_slice on a hierarchical runqueue: ${VIOL[$n]} stale min_slice values found (a kernel finding)"
-		rows_expected=$(viol_rows augment_slice)
+		rows_expected=$((rows_expected + $(viol_rows augment_slice)))
+		continue
+	fi
+	# a reweight that clamped a lag (cgroup tasks' weights follow their
+	# groups' shares): a kernel behaviour, reported
+	if [ $n = slice_clamped ]; then
+		diag "slice_clamped: ${VIOL[$n]} deadlines a clamped reweight left off the slice bound (a kernel finding)"
+		rows_expected=$((rows_expected + $(viol_rows slice_clamped)))
 		continue
 	fi
 	is "${VIOL[$n]}" 0 "$n: no violation under the workload mix"
 done
 v=$(grep -vc '^#' $ED/violations)
-is "$v" $((rows_expected + 1)) "violations report: a header and no row (but augment_slice's where reported)"
+is "$v" $((rows_expected + 1)) "violations report: a header and no row (but the kernel findings' where reported)"
 diagl "$(grep -v '^#' $ED/violations | awk 'NR == 1 || !seen[$3]++' | head -12)"
 
 # mutation mode: each check must catch a perturbation of its own copy
@@ -126,7 +142,7 @@ echo 1 >$TRACING/tracing_on
 i=0
 for n in $NAMES; do
 	i=$((i + 1))
-	if [ $n = vprot ] && [ "${CHECKED[vprot]}" = - ]; then
+	if [ "${CHECKED[$n]}" = - ]; then
 		continue
 	fi
 	echo $i >$EV/mutate

@@ -317,7 +317,7 @@ static void test_each_check_fires(bool flat)
 	t = s;
 	{
 		struct eevdf_entity *e = &t.all[t.curr];
-		u64 lim = eevdf_calc_delta_fair(e->slice, e) + EEVDF_SLICE_ROUND_NS;
+		u64 lim = eevdf_calc_delta_fair(e->slice, e) + EEVDF_REWEIGHT_ROUND_NS;
 
 		e->deadline = e->vruntime + lim;
 		tap(eevdf_check_slice(e, true, NULL), "slice (%s): deadline - vruntime == bound passes", kind);
@@ -340,16 +340,20 @@ static void test_each_check_fires(bool flat)
 
 		if (!flat && span < TICK)
 			span = TICK;
-		lim = (s64)eevdf_calc_delta_fair(span, e);
+		lim = (s64)eevdf_calc_delta_fair(span, e) + EEVDF_REWEIGHT_ROUND_NS;
 		e->on_rq = 0;
 		e->vlag = lim;
-		tap(eevdf_check_lag(&t.m, e, 3000000, NULL), "lag_clamp (%s): vlag == limit passes", kind);
+		tap(eevdf_check_lag(&t.m, e, 3000000, NULL),
+		    "lag_clamp (%s): vlag == limit + rounding passes", kind);
 		e->vlag = -lim;
-		tap(eevdf_check_lag(&t.m, e, 3000000, NULL), "lag_clamp (%s): vlag == -limit passes", kind);
+		tap(eevdf_check_lag(&t.m, e, 3000000, NULL),
+		    "lag_clamp (%s): vlag == -(limit + rounding) passes", kind);
 		e->vlag = lim + 1;
-		expect_fires(&t, EEVDF_LAG, !eevdf_check_lag(&t.m, e, 3000000, &f), &f, "limit + 1");
+		expect_fires(&t, EEVDF_LAG, !eevdf_check_lag(&t.m, e, 3000000, &f), &f,
+			     "limit + rounding + 1");
 		e->vlag = -lim - 1;
-		expect_fires(&t, EEVDF_LAG, !eevdf_check_lag(&t.m, e, 3000000, &f), &f, "-limit - 1");
+		expect_fires(&t, EEVDF_LAG, !eevdf_check_lag(&t.m, e, 3000000, &f), &f,
+			     "-limit - rounding - 1");
 	}
 
 	/* delayed: an eligible delayed entity, a delayed curr */
@@ -504,6 +508,89 @@ static void test_calc_delta(void)
 	tap(bad == 0, "calc_delta_fair: within the inverse weight's precision of d*1024/w (%u outside)", bad);
 }
 
+/*
+ * slice_clamped: a model of the flat runqueue's reweight of a queued
+ * entity (kernel/sched/fair.c reweight_eevdf(), rescale_entity()), on
+ * random weights, lags and deadlines: the lag taken clamped, the lag and
+ * the deadline's distance to V each rescaled by w/w' (truncated), vruntime
+ * put back at V - lag. Where the clamp did not bite, the slice bound holds
+ * after it; where it did and the bound broke, eevdf_slice_clamped()
+ * recognizes it; and it recognizes nothing else.
+ */
+static void test_slice_clamped(void)
+{
+	struct eevdf_model m = { .lag_max_slice = true, .reweight_keeps_lag = true,
+				 .tick_nsec = TICK };
+	unsigned int i, unclamped_bad = 0, clamped = 0, broke = 0, unexplained = 0;
+	unsigned int other_bad = 0, off_bad = 0, lag_bad = 0;
+	struct eevdf_finding f;
+
+	for (i = 0; i < 200000; i++) {
+		struct eevdf_entity e = { .on_rq = 1, .pid = 1 };
+		u64 V = rnd(), w = rnd_range(15, 88761) << 10, w2 = rnd_range(15, 88761) << 10;
+		u64 max_slice = rnd() & 1 ? 2800000 : rnd_range(100000, 20000000);
+		s64 limit, vl, rel_d, off;
+		u64 vslice;
+
+		e.slice = rnd() & 1 ? max_slice : rnd_range(100000, max_slice);
+		e.weight = w;
+		vslice = eevdf_calc_delta_fair(e.slice, &e);
+		limit = eevdf_lag_limit(&m, &e, max_slice);
+		/* v anywhere within three clamps of V; d one slice or less past it */
+		off = (s64)rnd_range(0, 6 * (u64)limit) - 3 * limit;
+		e.vruntime = V + (u64)off;
+		e.deadline = e.vruntime + rnd_range(vslice > 1000 ? 1000 : 1, vslice);
+
+		/* the reweight, w -> w2 */
+		vl = (s64)(V - e.vruntime);
+		if (vl > limit || vl < -limit) {
+			clamped++;
+			vl = vl > 0 ? limit : -limit;
+		}
+		rel_d = (s64)(e.deadline - V);
+		vl = (s64)((__int128)vl * (s64)w / (s64)w2);
+		rel_d = (s64)((__int128)rel_d * (s64)w / (s64)w2);
+		e.weight = w2;
+		e.inv_weight = 0;
+		e.vlag = vl;
+		e.deadline = V + (u64)rel_d;
+		e.vruntime = V - (u64)vl;
+
+		if (!eevdf_check_lag(&m, &e, max_slice, NULL))
+			lag_bad++;
+		if (off <= limit && off >= -limit) {
+			if (!eevdf_check_slice(&e, true, NULL))
+				unclamped_bad++;
+			continue;
+		}
+		if (eevdf_check_slice(&e, true, NULL))
+			continue;
+		broke++;
+		if (!eevdf_slice_clamped(&m, &e, max_slice, &f) || f.check != EEVDF_SLICE_CLAMPED)
+			unexplained++;
+		/* where the kernel does not keep the lag: never explained */
+		m.reweight_keeps_lag = false;
+		if (eevdf_slice_clamped(&m, &e, max_slice, NULL))
+			off_bad++;
+		m.reweight_keeps_lag = true;
+		/* the same break with any other lag: not explained */
+		e.vlag = vl / 2 + 1;
+		if (eevdf_slice_clamped(&m, &e, max_slice, NULL))
+			other_bad++;
+	}
+	tap(unclamped_bad == 0,
+	    "slice_clamped: a reweight whose lag the clamp did not cut keeps the slice bound (%u broke)",
+	    unclamped_bad);
+	tap(broke > 0 && broke < clamped,
+	    "slice_clamped: a reweight that clamped the lag can break the slice bound (%u of %u)",
+	    broke, clamped);
+	tap(lag_bad == 0, "lag_clamp: a lag clamped and rescaled by a reweight is within the clamp at the new weight (%u not)",
+	    lag_bad);
+	tap(unexplained == 0, "slice_clamped: every such break is recognized (%u not)", unexplained);
+	tap(other_bad == 0, "slice_clamped: a break with another lag is not (%u were)", other_bad);
+	tap(off_bad == 0, "slice_clamped: nothing is where the kernel keeps no lag (%u were)", off_bad);
+}
+
 int main(void)
 {
 	test_calc_delta();
@@ -511,5 +598,6 @@ int main(void)
 	test_each_check_fires(false);
 	test_each_check_fires(true);
 	test_vprot();
+	test_slice_clamped();
 	return tap_failures ? 1 : 0;
 }
