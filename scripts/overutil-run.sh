@@ -59,7 +59,13 @@ scopes="system $(awk '$1 ~ /^cpu[0-9]+$/ && $2 == "on" { print $1 }' "$out/overu
 		i=0
 		for r in $rules; do
 			f=$dat/$sc-$r
-			[ -f "$f" ] || { printf "0 0\n%s 0\n" "$end" > "$f"; }
+			# no transition recorded: the verdict the report ends with
+			# held throughout (on since before recording began, or never)
+			if [ ! -f "$f" ]; then
+				on=$(awk -v sc="$sc" -v col=$((i + 3)) '$1 == sc && $2 == "on" { print $col; exit }' \
+					"$out/overutil-$wl.txt")
+				printf "0 %d\n%s %d\n" "${on:-0}" "$end" "${on:-0}" > "$f"
+			fi
 			tail -1 "$f" | awk -v e="$end" '{ print e, $2 }' >> "$f"
 			plots="$plots${plots:+, }'$f' u 1:(\$2 * 0.7 + $i) w steps lw 2 notitle"
 			i=$((i + 1))
