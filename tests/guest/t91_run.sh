@@ -91,6 +91,11 @@ run run --no-record -o $tmp/r3 -- sh -c 'exit 7'
 is "$rc" 7 "run --no-record -- sh -c 'exit 7': exit 7"
 is "$(state)" "$s1" "every value as before"
 ok "[ ! -e $tmp/r3/trace.dat ] && [ -s $tmp/r3/run.json ]" "--no-record: no trace.dat, run.json written"
+if available eevdf; then
+	run run -f eevdf --no-record -o $tmp/r8 -- true
+	ok "[ $rc = 0 ] && grep -q '\"features\": *\[\"eevdf\"\]' $tmp/r8/run.json && [ -s $tmp/r8/reports/eevdf/checks.json ]" \
+		"run -f eevdf: the opt-in verifier runs when named (exit $rc, its reports saved)"
+fi
 
 # --- interrupted: SIGINT to schedlab run while the command runs -------------------
 "$SL" run -o $tmp/r4 -- sleep 30 2>$tmp/r4.err &
@@ -175,12 +180,13 @@ for r in ("r1", "r2", "r4", "r5"):
         out(r, "lost", run.get("events_lost"))
 PY
 diagl "$(<$tmp/py.out)"
-avail=$(for d in $SYS/*/available; do f=${d%/available}; available ${f##*/} && echo ${f##*/}; done | paste -sd,)
+# the default: every available feature but the opt-in eevdf (the verifier)
+avail=$(for d in $SYS/*/available; do f=${d%/available}; [ ${f##*/} != eevdf ] && available ${f##*/} && echo ${f##*/}; done | paste -sd,)
 line() { grep "^$1 $2 " $tmp/py.out | cut -d' ' -f3-; }
 ok "[ \"\$(line r1 reports | cut -d' ' -f2-3)\" = 'bad 0' ] && [ \"\$(line r1 reports | cut -d' ' -f1)\" -ge 5 ]" \
 	"r1: every saved report's JSON parses, names its feature and report, has its .txt ($(line r1 reports | cut -d' ' -f1) reports)"
 is "$(line r1 run)" '["sleep", "1"] 0 None None 0 trace.dat '"$avail"' status True True' \
-	"r1/run.json: command, exit status, trace, every available feature ($avail), kernel, duration"
+	"r1/run.json: command, exit status, trace, every available feature but eevdf ($avail), kernel, duration"
 is "$(line r2 run)" '["false"] 1 None None 1 trace.dat '"$avail"' status True True' "r2/run.json: false, exit status 1"
 is "$(line r4 run)" '["sleep", "30"] None 2 2 130 trace.dat '"$avail"' status True True' \
 	"r4/run.json: sleep 30 killed by SIGINT (2), schedlab interrupted by it, exit code 130"
