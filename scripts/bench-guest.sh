@@ -32,7 +32,16 @@ fi
 # round trip costs, free of the host's timing noise (which, under plain
 # TCG, moves rates by a factor of two). slowdown = 1 - median over pairs of
 # on/off, with the 25th-75th percentile spread.
-ctx_rate() { build/host/ctxswitch 0.5 0 | awk '/^round_trips_per_sec/ {print $2}'; }
+ctx_rate() { $RUN_WRAP build/host/ctxswitch 0.5 0 | awk '/^round_trips_per_sec/ {print $2}'; }
+# The on rounds of the schedlab-run row: the round under `schedlab run`
+# (its default features, their events recorded by trace-cmd), a new
+# directory each time; the rate is the one ctxswitch measures itself, over
+# its own 0.5 s, not the run's setup.
+RUN_WRAP=
+run_wrap() {
+	rm -rf /tmp/bench-run
+	build/host/schedlab run -o /tmp/bench-run -- "$@" 2>/dev/null
+}
 # Contended-mutex throughput: two test-driver workers, one per CPU, taking
 # one kernel mutex in a loop for 0.5 s (tests/modules/README.md, storm):
 # lock/unlock cycles a second, both together.
@@ -96,9 +105,20 @@ ctx_set() {	# ctx_set CASE 0|1
 		echo $(($2 ? 16 : 1)) > /sys/kernel/schedlab/eevdf/check_every
 		echo $(($2 ? 1 : 16)) > /sys/kernel/schedlab/eevdf/sample_every
 		echo "$2" > /sys/kernel/schedlab/eevdf/enabled ;;
+	schedlab-run)	# the round under schedlab run (see run_wrap)
+		if [ "$2" = 1 ]; then RUN_WRAP=run_wrap; else RUN_WRAP=; fi ;;
+	perf+trace)	# the perf sampler every 10 ms with its schedlab:perf_cpu events
+		echo $(($2 ? 10 : 50)) > /sys/kernel/schedlab/perf/period_ms
+		echo "$2" > $TRACING/events/schedlab/perf_cpu/enable
+		echo "$2" > /sys/kernel/schedlab/perf/enabled ;;
 	all)	# every feature this kernel has, at once
 		for f in /sys/kernel/schedlab/*/; do
 			[ "$(cut -c1 "$f/available")" = 1 ] && echo "$2" > "$f/enabled"
+		done ;;
+	all-but-eevdf)	# every feature but the verifier (what schedlab run enables by default)
+		for f in /sys/kernel/schedlab/*/; do
+			[ "$(basename "$f")" != eevdf ] && [ "$(cut -c1 "$f/available")" = 1 ] &&
+				echo "$2" > "$f/enabled"
 		done ;;
 	all+trace)	# every feature and every schedlab event: what a recording run writes
 		ctx_set all "$2"
@@ -172,7 +192,7 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
-	for c in ${SCHEDLAB_BENCH_CASES:-dlparams signals signals+trace signals+deq overutil blocked_on $(eevdf_cases) all all+trace}; do
+	for c in ${SCHEDLAB_BENCH_CASES:-dlparams signals signals+trace signals+deq overutil blocked_on $(eevdf_cases) perf perf+trace all all-but-eevdf all+trace schedlab-run}; do
 		ab_bench $c 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-$c.json"
 		print_row "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done
@@ -183,6 +203,9 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 	echo "# signals+trace: signals with its schedlab:signals_task/signals_cpu events written to the ring buffer (samples every sample_ms)"
 	echo "# signals+deq: the same with dequeue_events=1 (an event at every dequeue of a tracked task, the old default)"
 	echo "# eevdf: the verifier at its default (O(1) checks at every switch, O(queue) ones every 16th); eevdf+every: O(queue) at every switch; eevdf+sampled: sampled mode, every check at every 16th switch"
+	echo "# perf: the periodic sampler at its default (every 50 ms, a walk over every thread); perf+trace: every 10 ms with its schedlab:perf_cpu events"
+	echo "# all-but-eevdf: every available feature but the verifier, at their defaults"
+	echo "# schedlab-run: each on round under schedlab run (every available feature but the opt-in eevdf, their events recorded by trace-cmd)"
 	echo "# all+trace: every available feature and every schedlab:* event, as a recording run has them"
 	echo "# bpftrace: the independent blocked_on observer $BPF_OBSERVER (10 rounds off, 10 observed, 10 off)"
 } >"$out" 2>&1
