@@ -14,7 +14,7 @@ tx=$(bash scripts/demo.sh "$series")
 each experiment with the `schedlab` command: a few seconds of workload,
 the report that matters, and lines marked `>` that say what to look at.
 It takes about a minute and a half with the kernel cached (most of it the
-boot and the four workloads); `make demo KERNEL=6.1` (or `7`, `lab-debug`)
+boot and the six workloads); `make demo KERNEL=6.1` (or `7`, `lab-debug`)
 tours another kernel. The suite of every stock kernel in `make check` runs the same tour
 (`tests/guest/t95_demo.sh`) and checks what each stop shows.
 
@@ -34,6 +34,14 @@ numbers are those of a slow machine, their relations are the point.
   `tools/examples/dl_control_loop.c`).
 - **4. overutil**: six overutilized rules on one bursty load over an
   emulated big.LITTLE pair (`docs/overutil.md`).
+- **5. eevdf**: the EEVDF invariants checked at every context switch
+  under a nice mix, then mutation mode: the verifier catches a perturbed
+  copy of one value (`docs/eevdf.md`).
+- **6. perf**: the performance request per CPU, the kernel's max
+  aggregation and 1.25 headroom beside time-based headroom and uclamp sum
+  aggregation (`docs/perf.md`); on a kernel without uclamp (6.12, below)
+  the headroom columns and the kernel's own `sched_cpu_util()`;
+  `make demo KERNEL=7` shows a capped task joined by an uncapped one.
 
 ```
 HEAD

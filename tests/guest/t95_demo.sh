@@ -8,6 +8,10 @@
 #     every column (the relations between them are t60's);
 #  3. dlparams: the control loop's summary, refinement steps taken;
 #  4. overutil: the system rows of every rule, mainline set at least once;
+#  5. eevdf: the checks table with eligible checked, and the mutated slice
+#     check's violations (6.1: the status line says why it is unavailable);
+#  6. perf: CPU 1's row with a number in every column shown, and with
+#     uclamp, a sample with the small task queued (the relations are t62's);
 # and the module is unloaded at the end.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +25,7 @@ t=$res/demo.txt
 ok "grep -q '^=== done in' $t" "it reached its end ($(($(date +%s) - t0)) s)"
 grep -q '^=== done in' "$t" || while read -r l; do diag "$l"; done < <(tail -n 20 "$t")
 ok "! loaded" "and unloaded schedlab"
-for n in 1 2 3 4; do
+for n in 1 2 3 4 5 6; do
 	ok "grep -q '^=== $n\\. ' $t" "stop $n is there: $(grep -m1 "^=== $n\\. " "$t" | cut -c5-)"
 done
 
@@ -65,5 +69,24 @@ ok "grep -qE '^publishes [1-9]' $t" "stop 3: the switch probe published the thre
 ok "grep -qE '^scope +metric +mainline +linger +idle +dynamic +lone +all' $t" "stop 4: every rule side by side"
 sets=$(awk '$1 == "system" && $2 == "sets" { print $3 }' "$t")
 ok "[ ${sets:-0} -gt 0 ]" "stop 4: mainline set the system overutilized ($sets times)"
+
+# 5. eevdf: the checks table (check checked violations skipped), then the
+# violations of mutate=3 (columns time_us cpu check pid comm expected actual)
+st5=$(sed -n '/^=== 5\. /,/^=== 6\. /p' "$t")
+if grep -q '^\$ schedlab report eevdf checks' <<<"$st5"; then
+	el=$(awk '$1 == "eligible" { print $2 }' <<<"$st5")
+	ok "[ ${el:-0} -gt 0 ]" "stop 5: eligible checked ($el times)"
+	ok "grep -qE '^[0-9]+ +[0-9]+ +slice ' <<<\"\$st5\"" "stop 5: mutate=3: the slice check's violations, with their figures"
+else
+	ok "grep -qw eevdf <<<\"\$st5\" && grep -q 'not EEVDF' <<<\"\$st5\"" "stop 5: the status says why eevdf is unavailable here"
+fi
+
+# 6. perf: CPU 1's rows (the first column is cpu)
+rows6=$(sed -n '/^=== 6\. /,/^=== done/p' "$t" | awk '$1 == "1"')
+diag "$rows6"
+ok "[ -n \"\$rows6\" ] && ! grep -qv '^1\(  *[0-9][0-9]*\)*\$' <<<\"\$rows6\"" "stop 6: CPU 1's rows have a number in every column shown"
+if grep -q 'while the small task is queued' <<<"$(sed -n '/^=== 6\. /,$p' "$t")"; then
+	is "$(wc -l <<<"$rows6")" 2 "stop 6 (uclamp): CPU 1 alone, then with the small task"
+fi
 rm -rf "$res"
 done_testing

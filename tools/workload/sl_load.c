@@ -2,7 +2,7 @@
 /*
  * sl_load: small, exactly shaped CPU loads for the signals experiments.
  *
- *   sl_load [-n COMM] [-s US] [-d MS] spin MS                  busy for MS ms of wall time
+ *   sl_load [-n COMM] [-s US] [-u MAX] [-d MS] spin MS         busy for MS ms of wall time
  *   sl_load [-n COMM] [-d MS] duty RUN_MS PERIOD_MS MS  every PERIOD_MS, burn
  *                                    RUN_MS of CPU time, then sleep to the next
  *                                    period; for MS ms
@@ -14,7 +14,10 @@
  *
  * -n sets the task's comm (for schedlab's filter_comm); -s asks for a
  * custom fair slice of US microseconds (sched_setattr's sched_runtime for
- * SCHED_OTHER, where the kernel supports it; exit 3 if refused); -d sleeps MS ms
+ * SCHED_OTHER, where the kernel supports it; exit 3 if refused); -u caps
+ * the task's utilization at MAX (0..1024, sched_setattr's uclamp_max,
+ * policy and nice kept; exit 3 if refused: a kernel without
+ * CONFIG_UCLAMP_TASK); -d sleeps MS ms
  * first, so that loads started together (exec is slow under emulation)
  * begin at a known moment. Pin, renice or
  * make it real-time with taskset, nice and chrt. Exit status 2 on bad
@@ -33,20 +36,39 @@
 #include <sys/syscall.h>
 #include <time.h>
 
-/* struct sched_attr (uapi, version 0 without the clamps: 48 bytes) */
+/* struct sched_attr (uapi; version 0 is 48 bytes, the clamps make 56) */
 struct sl_sched_attr {
 	unsigned int size, sched_policy;
 	unsigned long long sched_flags;
 	int sched_nice;
 	unsigned int sched_priority;
 	unsigned long long sched_runtime, sched_deadline, sched_period;
+	unsigned int sched_util_min, sched_util_max;
 };
+
+/* uapi/linux/sched.h */
+#define SL_SCHED_FLAG_KEEP_POLICY	0x08
+#define SL_SCHED_FLAG_KEEP_PARAMS	0x10
+#define SL_SCHED_FLAG_UTIL_CLAMP_MAX	0x40
+
+/* uclamp_max for this task, keeping its policy and parameters */
+static int set_uclamp_max(long max)
+{
+	struct sl_sched_attr at = {
+		.size = sizeof(at),
+		.sched_flags = SL_SCHED_FLAG_KEEP_POLICY | SL_SCHED_FLAG_KEEP_PARAMS |
+			       SL_SCHED_FLAG_UTIL_CLAMP_MAX,
+		.sched_util_max = (unsigned int)max,
+	};
+
+	return syscall(SYS_sched_setattr, 0, &at, 0);
+}
 
 /* a custom slice for this task, keeping its policy (SCHED_OTHER) and nice */
 static int set_slice_us(long us)
 {
 	struct sl_sched_attr at = {
-		.size = sizeof(at),
+		.size = 48,	/* version 0: no clamps touched */
 		.sched_policy = 0,
 		.sched_nice = getpriority(PRIO_PROCESS, 0),
 		.sched_runtime = us * 1000ULL,
@@ -74,7 +96,7 @@ static int num(const char *s, long *out)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sl_load [-n COMM] [-s SLICE_US] [-d MS] spin MS | duty RUN_MS PERIOD_MS MS | threads N PERIOD_MS MS\n");
+	fprintf(stderr, "usage: sl_load [-n COMM] [-s SLICE_US] [-u UCLAMP_MAX] [-d MS] spin MS | duty RUN_MS PERIOD_MS MS | threads N PERIOD_MS MS\n");
 	return 2;
 }
 
@@ -133,6 +155,15 @@ int main(int argc, char **argv)
 			return usage();
 		if (set_slice_us(a)) {
 			perror("sl_load: sched_setattr (custom slice)");
+			return 3;
+		}
+		i += 2;
+	}
+	if (argc > i + 1 && !strcmp(argv[i], "-u")) {
+		if (num(argv[i + 1], &a) || a > 1024)
+			return usage();
+		if (set_uclamp_max(a)) {
+			perror("sl_load: sched_setattr (uclamp_max)");
 			return 3;
 		}
 		i += 2;
