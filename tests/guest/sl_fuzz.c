@@ -280,7 +280,7 @@ static const struct range ranges[] = {
 	{ "eevdf", "check_every", 1, 1000000 },
 	{ "eevdf", "sample_every", 1, 1000000 },
 	{ "eevdf", "keep", 0, 4096 },
-	{ "eevdf", "mutate", 0, 10 },
+	{ "eevdf", "mutate", 0, 11 },
 	{ "perf", "period_ms", 1, 10000 },
 	{ "perf", "max_freq_khz", 1, 100000000 },
 	{ "perf", "nr_opps", 0, 64 },

@@ -35,7 +35,7 @@ for f in "$SYS"/*/; do
 		eevdf/sample_every)	extra=("0" "-1" "1000001") ;;
 		eevdf/check_every)	extra=("0" "-1" "1000001") ;;
 		eevdf/keep)		extra=("-1" "4097") ;;
-		eevdf/mutate)		extra=("-1" "11") ;;
+		eevdf/mutate)		extra=("-1" "12") ;;
 		overutil/capacity)	# per CPU 0..1024, comma-separated, one entry per CPU at most
 			common=("abc" "1025" "160,,1024" "," "160," ",160" "-1" "160 1024" "0x10"
 				"$(printf '1,%.0s' $(seq 1 $(( $(sed 's/.*-//' /sys/devices/system/cpu/possible) + 1 ))))1" "99999" $'160
