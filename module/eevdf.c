@@ -606,6 +606,13 @@ static void check_level(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 		check_slice(st, m, bits, cpu, level, NULL, &buf[i], &q);
 }
 
+/* whether @q's V is @v to 1 us: v - 1 us eligible, v + 1 us not */
+static bool same_v(const struct eevdf_model *m, const struct eevdf_queue *q, u64 v)
+{
+	return eevdf_vruntime_eligible(m, q, v - NSEC_PER_USEC) &&
+	       !eevdf_vruntime_eligible(m, q, v + NSEC_PER_USEC);
+}
+
 /*
  * @prev left the CPU: dequeued to sleep, its lag was clamped; delayed, it
  * must not be eligible. @cfs: its queue.
@@ -649,8 +656,20 @@ static void check_prev(struct ev_stats *st, const struct eevdf_model *m, u32 bit
 		if (curr_se)
 			copy_entity(&cur, curr_se);
 		copy_queue(&q, cfs, curr_se ? &cur : NULL, &rootc);
-		outcome(st, EEVDF_DELAYED, eevdf_check_delayed(m, &q, &pe, &f), cpu, 0, se,
-			&pe, &q, &f, bits);
+		/*
+		 * The delay was decided against V as it was then; where the
+		 * lag is set at that decision (lag_max_slice), V then was
+		 * v + vlag. The pick may drop the runqueue lock (newidle
+		 * balance) and let other CPUs enqueue here, which moves V: a
+		 * delayed entity may then be eligible, rightly (the next pick
+		 * that reaches it dequeues it). The check is made only on the
+		 * V the decision saw, within 1 us; else it is skipped.
+		 */
+		if (m->lag_max_slice && !same_v(m, &q, pe.vruntime + pe.vlag))
+			st->skipped[EEVDF_DELAYED]++;
+		else
+			outcome(st, EEVDF_DELAYED, eevdf_check_delayed(m, &q, &pe, &f), cpu, 0,
+				se, &pe, &q, &f, bits);
 	}
 }
 

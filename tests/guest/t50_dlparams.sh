@@ -24,11 +24,22 @@ for mode in errors "accuracy 250" "remote 50"; do
 	tap_lines <<<"$out"
 	is "$rc" 0 "dlparams_check $mode exit status"
 done
-# The examples decide from the leftover runtime.
+# The examples decide from the leftover runtime. A run whose vCPU stalled
+# in more than 3 jobs (a host busy elsewhere: seen once, 6 of 15, beside
+# the debug kernel's fuzzer) says little about the spills: that run is
+# still checked, then run once more, and the second run is judged.
 out=$("$HOSTBIN/dl_control_loop" 15 2>&1); rc=$?
 echo "$out" | tail -n 3 | sed 's/^/# /'
 sum=$(echo "$out" | grep '^summary:')
 is "$rc" 0 "dl_control_loop: no refinement step started without the runtime to finish it"
+stalled=$(echo "$sum" | sed -n 's/.*stalled \([0-9]*\).*/\1/p')
+if [ "${stalled:-99}" -gt 3 ]; then
+	diag "the vCPU stalled in $stalled jobs: once more"
+	out=$("$HOSTBIN/dl_control_loop" 15 2>&1); rc=$?
+	echo "$out" | tail -n 3 | sed 's/^/# /'
+	sum=$(echo "$out" | grep '^summary:')
+	is "$rc" 0 "dl_control_loop (second run): no refinement step started without the runtime to finish it"
+fi
 steps=$(echo "$sum" | sed -n 's/.*refinement_steps \([0-9]*\).*/\1/p')
 declined=$(echo "$sum" | sed -n 's/.*declined \([0-9]*\).*/\1/p')
 # 8 ms runtime - 3 ms mandatory leaves room for 4 steps of 1 ms (+0.5 ms margin)
