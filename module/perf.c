@@ -26,16 +26,12 @@
  *
  * Where. A sample is taken when a report is read (cpus, cpus.json: a
  * fresh sample of every online CPU per pass) and, while the feature is
- * enabled, every period_ms by a delayed work (system workqueue), which
- * emits one schedlab:perf_cpu event per online CPU. The CPU a sample runs
- * on has the sampler (a kworker or the reader, clamps 0..1024) runnable,
- * which max aggregation counts. The periodic sampler therefore samples
- * its own CPU from another one: sample_fn, on CPU a, emits every CPU but
- * a, and queues self_fn a jiffy later on another online CPU, which emits
- * a's row (with the sums of sample_fn's walk, which leaves the sampler
- * out). Only with one CPU online is a row of the timeline self=1. A
- * report read counts its reader on the reader's CPU: that row says self=1
- * (the tasks of the test workload thus run on another CPU).
+ * enabled, every period_ms by a delayed work (system workqueue, on the
+ * CPU that queued it), which emits one schedlab:perf_cpu event per online
+ * CPU. The CPU the
+ * sample runs on has the sampler (a kworker or the reader, clamps 0..1024)
+ * runnable, which max aggregation counts: that row says self=1. The tasks
+ * of the test workload thus run on another CPU.
  *
  * CPU hotplug: every sample is of the CPUs online at that moment; no
  * per-CPU state is kept.
@@ -50,7 +46,6 @@
 
 #include <linux/cpumask.h>
 #include <linux/jump_label.h>
-#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/deadline.h>
@@ -72,10 +67,6 @@ static s64 nr_opps = 8;
 static s64 update_delay_us;
 
 static struct delayed_work sample_work;
-static struct delayed_work self_work;	/* the row of sample_fn's own CPU */
-static DEFINE_MUTEX(sampler_lock);	/* work_rows, work_sums, self_cpu */
-static int self_cpu;			/* the CPU self_work samples */
-static struct sl_perf_cpu self_row;
 static struct sl_perf_cpu *work_rows;	/* nr_cpu_ids, the sampler's */
 static struct sl_perf_sum *work_sums;
 static unsigned long (*kernel_cpu_util)(int cpu);
@@ -207,84 +198,44 @@ static void compute(struct sl_perf_cpu *c, u64 win, u64 fmax, unsigned int opps)
 	}
 }
 
-/* CPU @cpu into @c, with its sums @sum (NULL: no uclamp) */
-static void sample_cpu(struct sl_perf_cpu *c, int cpu, const struct sl_perf_sum *sum,
-		       u64 win, u64 fmax, unsigned int opps)
-{
-	memset(c, 0, sizeof(*c));
-	c->cpu = cpu;
-	c->self = cpu == raw_smp_processor_id();
-	c->has_uclamp = have_uclamp;
-	read_rq(cpu, &c->in);
-	c->kernel_util = kernel_cpu_util ? (long)kernel_cpu_util(cpu) : -1;
-	if (have_uclamp)
-		c->sum = *sum;
-	compute(c, win, fmax, opps);
-}
-
 /*
- * Every online CPU but @skip (-1: none) into @rows (nr_cpu_ids), @sums the
- * walk's scratch (left filled for every CPU); returns the number of rows.
- * Process context.
+ * Every online CPU into @rows (nr_cpu_ids), @sums the walk's scratch;
+ * returns the number of rows. Process context.
  */
-static long sample(struct sl_perf_cpu *rows, struct sl_perf_sum *sums, int skip)
+static long sample(struct sl_perf_cpu *rows, struct sl_perf_sum *sums)
 {
 	u64 win = window_ns(), fmax = READ_ONCE(max_freq_khz);
 	unsigned int opps = READ_ONCE(nr_opps);
+	int cpu, here = raw_smp_processor_id();
 	long n = 0;
-	int cpu;
 
 	if (have_uclamp)
 		walk_tasks(sums);
 	for_each_online_cpu(cpu) {
-		if (cpu == skip)
-			continue;
-		sample_cpu(&rows[n++], cpu, &sums[cpu], win, fmax, opps);
+		struct sl_perf_cpu *c = &rows[n++];
+
+		memset(c, 0, sizeof(*c));
+		c->cpu = cpu;
+		c->self = cpu == here;
+		c->has_uclamp = have_uclamp;
+		read_rq(cpu, &c->in);
+		c->kernel_util = kernel_cpu_util ? (long)kernel_cpu_util(cpu) : -1;
+		if (have_uclamp)
+			c->sum = sums[cpu];
+		compute(c, win, fmax, opps);
 		if (n == nr_cpu_ids)
 			break;
 	}
 	return n;
 }
 
-/*
- * One period: every CPU but this one from here, this one from another
- * online CPU (self_fn). A system_wq work item runs on the CPU it was
- * queued on (unbound only while that CPU goes offline: self is then
- * whatever CPU it ran on, and says so).
- */
 static void sample_fn(struct work_struct *work)
 {
-	int here, other;
-	long i, n;
+	long i, n = sample(work_rows, work_sums);
 
-	mutex_lock(&sampler_lock);
-	here = raw_smp_processor_id();
-	other = cpumask_any_but(cpu_online_mask, here);
-	n = sample(work_rows, work_sums, other < nr_cpu_ids ? here : -1);
 	for (i = 0; i < n; i++)
 		trace_perf_cpu(&work_rows[i]);
-	if (other < nr_cpu_ids) {
-		self_cpu = here;
-		/*
-		 * A jiffy later: this kworker has gone to sleep by then.
-		 * A CPU gone offline meanwhile: the work runs on another one.
-		 */
-		queue_delayed_work_on(other, system_wq, &self_work, 1);
-	}
-	mutex_unlock(&sampler_lock);
 	schedule_delayed_work(&sample_work, msecs_to_jiffies(READ_ONCE(period_ms)) ?: 1);
-}
-
-static void self_fn(struct work_struct *work)
-{
-	mutex_lock(&sampler_lock);
-	/* gone offline in the jiffy between: no row, as in a sample of now */
-	if (cpu_online(self_cpu)) {
-		sample_cpu(&self_row, self_cpu, &work_sums[self_cpu], window_ns(),
-			   READ_ONCE(max_freq_khz), READ_ONCE(nr_opps));
-		trace_perf_cpu(&self_row);
-	}
-	mutex_unlock(&sampler_lock);
 }
 
 /* --- the report ------------------------------------------------------------ */
@@ -351,7 +302,7 @@ static long cpus_take(void *priv)
 	struct report_snap *r = priv;
 
 	r->sampling = sl_feature_enabled(&perf_feature);
-	return sample(r->rows, r->sums, -1);
+	return sample(r->rows, r->sums);
 }
 
 static void cpus_head(void *priv, struct sl_rhead *h)
@@ -456,7 +407,6 @@ static int perf_init(struct sl_feature *f)
 		return -ENOMEM;
 	}
 	INIT_DELAYED_WORK(&sample_work, sample_fn);
-	INIT_DELAYED_WORK(&self_work, self_fn);
 	return 0;
 }
 
@@ -477,8 +427,6 @@ static int perf_enable(struct sl_feature *f)
 static void perf_disable(struct sl_feature *f)
 {
 	cancel_delayed_work_sync(&sample_work);
-	/* the last period's own-CPU row: emitted, so that every period is whole */
-	flush_delayed_work(&self_work);
 }
 
 static int perf_debugfs(struct sl_feature *f, struct dentry *dir)
