@@ -10,13 +10,7 @@
 #    in the background (SIGINT ignored) stops a bpftrace that has not yet
 #    installed its handler; one that ignores SIGINT is killed after
 #    MUTEX_WAITS_STOP_GRACE; a bad MUTEX_WAITS_STOP_GRACE starts nothing.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-. "$top/tests/lib/tap.sh"
-cd "$top" || exit 2
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/../lib/host_c.sh"	# strict mode, TAP, cd to the top, $tmp
 
 # --- tests/guest/run.sh
 g=$tmp/guest

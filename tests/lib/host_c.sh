@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Helpers for the host tests of the kernel-agnostic cores. Sourced first
-# thing by a tests/host/test_*.sh: strict mode, tests/lib/tap.sh, the work
-# directory at the top of the tree, a temporary directory $tmp removed at
-# exit.
+# Helpers for the host tests (the kernel-agnostic cores' and the
+# harness's). Sourced first thing by a tests/host/test_*.sh: strict mode,
+# tests/lib/tap.sh, the work directory at the top of the tree, a temporary
+# directory $tmp removed at exit.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
