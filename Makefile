@@ -5,11 +5,16 @@
 #   make tools       host tools only (build/host/)
 #   make demo        boot a stock Debian kernel in QEMU and tour schedlab's
 #                    experiments with the schedlab command (KERNEL=6.1|6.12|7|
-#                    lab-debug); the transcript is docs/demo.md
+#                    lab|lab-debug); the transcript is docs/demo.md
 #   make bench       benchmarks in one guest boot: build/bench/results.json
+#   make proxy-ab    proxy execution off and on, side by side, on the lab
+#                    kernel (alternating boots): build/proxy-ab/
 #   make check       every test: host unit tests, DKMS, then the in-guest
-#                    suite on each stock kernel and the reliability suite on
-#                    the debug kernel (KERNELS="lab-debug 6.1 6.12 7")
+#                    suite on each stock kernel and on the lab kernel (the
+#                    companion series, patches/; also booted without proxy
+#                    execution), and the reliability suite on the debug
+#                    kernel (KERNELS="lab-debug 6.1 6.12 7 lab.a lab.b
+#                    lab.noproxy"; a series alone runs its whole suite)
 #   make install     the schedlab command, its man page and bash completion
 #                    under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean
@@ -122,8 +127,11 @@ demo:
 bench:
 	bash scripts/bench.sh $(KERNEL)
 
+proxy-ab:
+	bash scripts/proxy-ab.sh
+
 clean:
 	-$(MAKE) -C module clean 2>/dev/null
 	rm -rf build module/generated
 
-.PHONY: all module tools install uninstall check demo bench clean
+.PHONY: all module tools install uninstall check demo bench proxy-ab clean

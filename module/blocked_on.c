@@ -22,6 +22,20 @@
  *   sched_migrate_task runnable on another CPU
  *   sched_process_exit the task is forgotten
  *
+ * Proxy execution (kernels with it built in and on): a waiter stays on its
+ * runqueue and lends its scheduling context to the task at the end of its
+ * chain, which then runs "as a proxy". At sched_switch the runqueue's
+ * donor (rq->donor, BTF) says whether next runs for another task; the
+ * lab kernel's series (patches/) adds sched_proxy_decision_tp, which
+ * also catches an owner that becomes a proxy while already running (no
+ * switch), and says what find_proxy_task() decided: each decision is
+ * counted per CPU (stats), and those about a tracked wait (the owner run
+ * for it, the waiter migrated to the owner's CPU, the waiter deactivated)
+ * in that wait's record. Time an owner spends running as a proxy is its
+ * own category, "proxy", where a stock kernel would show "preempted".
+ * An owner that goes on running as itself after the donor's wait ended,
+ * without a switch, is still counted as a proxy until its next switch.
+ *
  * Pointers. Task and lock addresses are kept only as keys: a task is
  * dereferenced only when it is current or an argument of the tracepoint
  * being handled, or when it was just read from a lock's owner word in the
@@ -94,7 +108,7 @@
 
 static const char * const cat_names[SL_BO_NR_CATS] = {
 	"run_local", "run_remote", "preempted", "runnable_remote", "sleeping",
-	"blocked", "unowned",
+	"blocked", "unowned", "proxy",
 };
 
 /* parameters */
@@ -131,6 +145,17 @@ static struct {
 	u64 since;
 } cnt;
 
+/*
+ * The decisions sched_proxy_decision_tp reports (patches/ 0001: the
+ * SCHED_PROXY_* values index this table; checked where the kernel has them).
+ */
+static const char * const proxy_decision_names[] = {
+	"run_owner", "migrate", "deact_waking", "deact_no_owner", "deact_owner_asleep",
+	"idle_curr_in_chain", "idle_owner_migrating", "idle_owner_waking",
+	"retry_chain_changed", "retry_owner_moved", "run_self", "return", "handoff",
+};
+#define BO_NR_PROXY_DECISIONS	13
+
 /* per CPU, no lock; zeroed at enable (before the probes), summed by stats */
 struct bo_pcpu {
 	u64 end_lockless;	/* contention_end with waits tracked, not current's: no lock */
@@ -140,6 +165,7 @@ struct bo_pcpu {
 	u64 sched_locked;	/* scheduler events that took bo_lock */
 	u64 bo_missed;		/* asleep with task_struct::blocked_on set, not waiting here */
 	u64 spin_switched;	/* spinners switched out: their waits put into the graph */
+	u64 proxy[BO_NR_PROXY_DECISIONS];	/* sched_proxy_decision_tp, by decision */
 };
 static DEFINE_PER_CPU(struct bo_pcpu, pcnt);
 static struct bo_pcpu pcnt_base;	/* their sums at the last reset (bo_lock) */
@@ -147,7 +173,7 @@ static struct bo_pcpu pcnt_base;	/* their sums at the last reset (bo_lock) */
 /* the sums of the per-CPU counters (racy: each word is read once) */
 static void pcnt_sum(struct bo_pcpu *s)
 {
-	int cpu;
+	int cpu, i;
 
 	memset(s, 0, sizeof(*s));
 	for_each_possible_cpu(cpu) {
@@ -160,6 +186,8 @@ static void pcnt_sum(struct bo_pcpu *s)
 		s->sched_locked += READ_ONCE(p->sched_locked);
 		s->bo_missed += READ_ONCE(p->bo_missed);
 		s->spin_switched += READ_ONCE(p->spin_switched);
+		for (i = 0; i < BO_NR_PROXY_DECISIONS; i++)
+			s->proxy[i] += READ_ONCE(p->proxy[i]);
 	}
 }
 
@@ -566,6 +594,17 @@ static void check_blocked_on(struct task_struct *prev, u64 lock)
 #endif
 }
 
+/* next runs as a blocked waiter's proxy when its runqueue's donor is another task */
+static unsigned int running_state(struct task_struct *next, int cpu)
+{
+#if SL_HAS_rq__donor
+	if (sl_cap_has(SL_CAP_RUNQUEUES) &&
+	    (struct task_struct *)SL_READ(sl_cpu_rq(cpu), rq__donor) != next)
+		return SL_BO_PROXY;
+#endif
+	return SL_BO_RUNNING;
+}
+
 static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			       struct task_struct *next, unsigned int prev_state)
 {
@@ -616,7 +655,7 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 			refresh_owner(prev, lock, now);
 		check_blocked_on(prev, lock);
 	}
-	sl_bo_task_state(&graph, (u64)next, SL_BO_RUNNING, cpu, now);
+	sl_bo_task_state(&graph, (u64)next, running_state(next, cpu), cpu, now);
 out:
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
 }
@@ -654,6 +693,59 @@ static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest
 				 SL_BO_RUNNING : SL_BO_RUNNABLE, dest_cpu, local_clock());
 	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
 }
+
+#if SL_HAS_FUNC___traceiter_sched_proxy_decision_tp
+/*
+ * A proxy-execution decision (patches/ 0001), on @rq's CPU with its lock
+ * held: counted per CPU; one about a tracked wait is counted in it, and an
+ * owner run for a waiter becomes a proxy. @donor, @p and @owner are valid
+ * for the call (on this runqueue, or under the mutex's wait_lock).
+ */
+static void probe_proxy_decision(void *data, struct rq *rq, int decision,
+				 struct task_struct *donor, struct task_struct *p,
+				 struct task_struct *owner, int arg)
+{
+	struct task_struct *waiter = decision == SCHED_PROXY_RUN_OWNER ? donor : p;
+	unsigned long irqflags;
+	unsigned int what;
+	u64 now;
+
+	if ((unsigned int)decision < BO_NR_PROXY_DECISIONS)
+		this_cpu_inc(pcnt.proxy[decision]);
+	switch (decision) {
+	case SCHED_PROXY_RUN_OWNER:
+		what = SL_BO_PROXY_RUN;
+		break;
+	case SCHED_PROXY_MIGRATE:
+		what = SL_BO_PROXY_MIGRATE;
+		break;
+	case SCHED_PROXY_DEACT_WAKING:
+	case SCHED_PROXY_DEACT_NO_OWNER:
+	case SCHED_PROXY_DEACT_OWNER_ASLEEP:
+		what = SL_BO_PROXY_DEACT;
+		break;
+	default:
+		return;
+	}
+	if (!READ_ONCE(graph.tt.nr) || !waiter)
+		return;
+	if (!sl_bo_maybe_tracked(&graph, (u64)waiter) &&
+	    !(owner && sl_bo_maybe_tracked(&graph, (u64)owner))) {
+		this_cpu_inc(pcnt.sched_lockless);
+		return;
+	}
+	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	this_cpu_inc(pcnt.sched_locked);
+	if (graph_ready) {
+		now = local_clock();
+		if (decision == SCHED_PROXY_RUN_OWNER && owner)
+			sl_bo_task_state(&graph, (u64)owner, SL_BO_PROXY,
+					 smp_processor_id(), now);
+		sl_bo_proxy_event(&graph, (u64)waiter, what);
+	}
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+}
+#endif
 
 /*
  * sched_process_exit is called from do_exit() in task context, and on
@@ -703,6 +795,18 @@ static void probe_types_checked(void)
 	check_trace_callback_type_sched_wakeup_new(probe_sched_wakeup);
 	check_trace_callback_type_sched_migrate_task(probe_sched_migrate_task);
 	check_trace_callback_type_sched_process_exit(EXIT_PROBE);
+#if SL_HAS_FUNC___traceiter_sched_proxy_decision_tp
+	check_trace_callback_type_sched_proxy_decision_tp(probe_proxy_decision);
+	/* proxy_decision_names is indexed by the kernel's values */
+	BUILD_BUG_ON(SCHED_PROXY_RUN_OWNER != 0 || SCHED_PROXY_MIGRATE != 1 ||
+		     SCHED_PROXY_DEACT_WAKING != 2 || SCHED_PROXY_DEACT_NO_OWNER != 3 ||
+		     SCHED_PROXY_DEACT_OWNER_ASLEEP != 4 || SCHED_PROXY_IDLE_CURR_IN_CHAIN != 5 ||
+		     SCHED_PROXY_IDLE_OWNER_MIGRATING != 6 || SCHED_PROXY_IDLE_OWNER_WAKING != 7 ||
+		     SCHED_PROXY_RETRY_CHAIN_CHANGED != 8 || SCHED_PROXY_RETRY_OWNER_MOVED != 9 ||
+		     SCHED_PROXY_RUN_SELF != 10 || SCHED_PROXY_RETURN != 11 ||
+		     SCHED_PROXY_HANDOFF != 12);
+#endif
+	BUILD_BUG_ON(ARRAY_SIZE(proxy_decision_names) != BO_NR_PROXY_DECISIONS);
 }
 
 /* --- enable / disable ---------------------------------------------------- */
@@ -725,6 +829,20 @@ static void unregister_probes(int n)
 	while (n-- > 0)
 		sl_tracepoint_unregister(probes[n].tp, probes[n].probe, NULL);
 	tracepoint_synchronize_unregister();
+}
+
+/* sched_proxy_decision_tp, where the kernel has it: attach or detach */
+static int proxy_probe(bool attach)
+{
+#if SL_HAS_FUNC___traceiter_sched_proxy_decision_tp
+	if (!sl_cap_has(SL_CAP_TP_PROXY_DECISION))
+		return 0;
+	if (attach)
+		return sl_tracepoint_register("sched_proxy_decision_tp",
+					      probe_proxy_decision, NULL);
+	sl_tracepoint_unregister("sched_proxy_decision_tp", probe_proxy_decision, NULL);
+#endif
+	return 0;
 }
 
 static void clear_stats(void)
@@ -782,6 +900,9 @@ static int blocked_on_enable(struct sl_feature *f)
 		if (ret)
 			goto fail;
 	}
+	ret = proxy_probe(true);
+	if (ret)
+		goto fail;
 	return 0;
 fail:
 	unregister_probes(i);
@@ -794,6 +915,7 @@ fail:
 
 static void blocked_on_disable(struct sl_feature *f)
 {
+	proxy_probe(false);	/* synchronized with the probes below */
 	unregister_probes(ARRAY_SIZE(probes));
 	raw_spin_lock_irq(&bo_lock);
 	graph_ready = false;
@@ -839,7 +961,8 @@ static const char *class_name(int c)
 
 static const char *state_name(unsigned int s)
 {
-	return s == SL_BO_RUNNING ? "R" : s == SL_BO_RUNNABLE ? "r" : "S";
+	return s == SL_BO_RUNNING ? "R" : s == SL_BO_RUNNABLE ? "r" :
+	       s == SL_BO_PROXY ? "P" : "S";
 }
 
 static void proxy_head(struct sl_rhead *h)
@@ -858,7 +981,7 @@ static void cat_values(struct sl_rval *v, const u64 *cat_ns)
 {
 	int j;
 
-	BUILD_BUG_ON(SL_BO_NR_CATS != 7);
+	BUILD_BUG_ON(SL_BO_NR_CATS != 8);
 	for (j = 0; j < SL_BO_NR_CATS; j++)
 		sl_rv_u64(&v[j], div_u64(cat_ns[j], NSEC_PER_USEC));
 }
@@ -945,6 +1068,7 @@ static const struct sl_rcol chains_cols[] = {
 	{ "sleeping", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
 	{ "blocked", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
 	{ "unowned", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
+	{ "proxy", "us", SL_RK_U64, 10, SL_RCOL_TAIL | SL_RCOL_NONZERO },
 };
 
 static int chains_open(void *priv)
@@ -1112,7 +1236,11 @@ static const struct sl_rcol locks_cols[] = {
 	{ "sleeping", "us", SL_RK_U64, 10 },
 	{ "blocked", "us", SL_RK_U64, 10 },
 	{ "unowned", "us", SL_RK_U64, 10 },
+	{ "proxy", "us", SL_RK_U64, 10 },
 	{ "hist_log2_us", NULL, SL_RK_LIST },
+	{ "proxy_runs", NULL, SL_RK_U64, 10 },
+	{ "proxy_migrations", NULL, SL_RK_U64, 10 },
+	{ "proxy_deacts", NULL, SL_RK_U64, 10 },
 };
 
 static const struct sl_rcol tasks_cols[] = {
@@ -1131,7 +1259,11 @@ static const struct sl_rcol tasks_cols[] = {
 	{ "sleeping", "us", SL_RK_U64, 10 },
 	{ "blocked", "us", SL_RK_U64, 10 },
 	{ "unowned", "us", SL_RK_U64, 10 },
+	{ "proxy", "us", SL_RK_U64, 10 },
 	{ "hist_log2_us", NULL, SL_RK_LIST },
+	{ "proxy_runs", NULL, SL_RK_U64, 10 },
+	{ "proxy_migrations", NULL, SL_RK_U64, 10 },
+	{ "proxy_deacts", NULL, SL_RK_U64, 10 },
 };
 
 static void stats_values(struct sl_rval *v, const struct sl_bo_stats *st)
@@ -1149,6 +1281,8 @@ static void stats_values(struct sl_rval *v, const struct sl_bo_stats *st)
 		if (st->hist[j])
 			last = j;
 	sl_rv_list(&v[6 + SL_BO_NR_CATS], st->hist, last + 1);
+	for (j = 0; j < SL_BO_NR_PROXY; j++)
+		sl_rv_u64(&v[7 + SL_BO_NR_CATS + j], st->proxy[j]);
 }
 
 /*
@@ -1305,6 +1439,7 @@ static const struct sl_rcol inversions_cols[] = {
 	{ "sleeping", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
 	{ "blocked", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
 	{ "unowned", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
+	{ "proxy", "us", SL_RK_U64, 10, SL_RCOL_NONZERO },
 	{ "stall_us", "us", SL_RK_U64 },
 	{ "stall_depth", NULL, SL_RK_U64 },
 	{ "stall_chain", NULL, SL_RK_LINKS },
@@ -1455,7 +1590,21 @@ static const struct sl_rcol stats_cols[] = {
 	{ "sched_lockless", NULL, SL_RK_U64 },
 	{ "sched_locked", NULL, SL_RK_U64 },
 	{ "spin_switched", NULL, SL_RK_U64 },
+	{ "proxy_run_owner", NULL, SL_RK_U64 },
+	{ "proxy_migrate", NULL, SL_RK_U64 },
+	{ "proxy_deact_waking", NULL, SL_RK_U64 },
+	{ "proxy_deact_no_owner", NULL, SL_RK_U64 },
+	{ "proxy_deact_owner_asleep", NULL, SL_RK_U64 },
+	{ "proxy_idle_curr_in_chain", NULL, SL_RK_U64 },
+	{ "proxy_idle_owner_migrating", NULL, SL_RK_U64 },
+	{ "proxy_idle_owner_waking", NULL, SL_RK_U64 },
+	{ "proxy_retry_chain_changed", NULL, SL_RK_U64 },
+	{ "proxy_retry_owner_moved", NULL, SL_RK_U64 },
+	{ "proxy_run_self", NULL, SL_RK_U64 },
+	{ "proxy_return", NULL, SL_RK_U64 },
+	{ "proxy_handoff", NULL, SL_RK_U64 },
 };
+#define BO_STATS_PROXY	27	/* the first proxy_* column */
 
 #define BO_STATS_FIELD	14	/* the one string column, blocked_on_field */
 
@@ -1472,6 +1621,7 @@ static long stats_take(void *priv)
 	u64 cycles = 0, dropped = 0, updates = 0, replaced = 0;
 	bool ready;
 	u64 *v = s->v;
+	int k;
 
 	raw_spin_lock_irq(&bo_lock);
 	ready = graph_ready;
@@ -1515,6 +1665,9 @@ static long stats_take(void *priv)
 	v[24] = pc.sched_lockless - base.sched_lockless;
 	v[25] = pc.sched_locked - base.sched_locked;
 	v[26] = pc.spin_switched - base.spin_switched;
+	BUILD_BUG_ON(ARRAY_SIZE(stats_cols) != BO_STATS_PROXY + BO_NR_PROXY_DECISIONS);
+	for (k = 0; k < BO_NR_PROXY_DECISIONS; k++)
+		v[BO_STATS_PROXY + k] = pc.proxy[k] - base.proxy[k];
 	return 1;
 }
 
@@ -1531,6 +1684,10 @@ static void stats_row(void *priv, unsigned long i, struct sl_rval *v)
 	for (k = 0; k < ARRAY_SIZE(s->v); k++)
 		sl_rv_u64(&v[k], s->v[k]);
 	sl_rv_str(&v[BO_STATS_FIELD], SL_HAS_task_struct__blocked_on ? "yes" : "no");
+	/* without the tracepoint the decisions are not known: missing, not 0 */
+	if (!sl_cap_has(SL_CAP_TP_PROXY_DECISION))
+		for (k = 0; k < BO_NR_PROXY_DECISIONS; k++)
+			sl_rv_none(&v[BO_STATS_PROXY + k]);
 }
 
 static const struct sl_report stats_report = {

@@ -646,6 +646,8 @@ static void sl_bo_wait_attach(struct sl_bo_graph *g, u32 ti, u32 li)
 	w->max_depth = 0;
 	w->cycle = false;
 	w->in_seg = false;
+	for (c = 0; c < SL_BO_NR_PROXY; c++)
+		w->proxy[c] = 0;
 	sl_bo_clear_snap(&w->cur);
 	sl_bo_clear_snap(&w->best);
 }
@@ -759,6 +761,8 @@ static unsigned int sl_bo_state_cat(const struct sl_bo_task *o, int cpu)
 	switch (o->state) {
 	case SL_BO_RUNNING:
 		return local ? SL_BO_CAT_RUN_LOCAL : SL_BO_CAT_RUN_REMOTE;
+	case SL_BO_PROXY:
+		return SL_BO_CAT_PROXY;
 	case SL_BO_RUNNABLE:
 		return local ? SL_BO_CAT_PREEMPTED : SL_BO_CAT_RUNNABLE_REMOTE;
 	default:
@@ -997,6 +1001,8 @@ static void sl_bo_fill_record(const struct sl_bo_graph *g, u32 ti, u64 now,
 	rec->cycle = w->cycle;
 	rec->inv_ns = w->inv_ns;
 	rec->inv_rules = w->inv_rules;
+	for (c = 0; c < SL_BO_NR_PROXY; c++)
+		rec->proxy[c] = w->proxy[c];
 	if (w->inv_now && dt) {
 		rec->inv_ns += dt;
 		rec->inv_rules |= w->inv_now;
@@ -1186,6 +1192,27 @@ void sl_bo_task_state(struct sl_bo_graph *g, u64 task, unsigned int state,
 	sl_bo_pass_begin(g);
 	sl_bo_touch_task(g, ti);
 	sl_bo_pass_end(g);
+}
+
+/**
+ * sl_bo_proxy_event - count a proxy-execution decision against a wait
+ * @g: the graph
+ * @task: the waiting task the decision was about (its key)
+ * @what: enum sl_bo_proxy
+ *
+ * Return: whether @task was waiting (and the decision counted). O(1).
+ */
+bool sl_bo_proxy_event(struct sl_bo_graph *g, u64 task, unsigned int what)
+{
+	u32 ti;
+
+	if (what >= SL_BO_NR_PROXY || !g->tt.nr)
+		return false;
+	ti = sl_bo_find(&g->tt, task);
+	if (ti == SL_BO_NIL || g->tasks[ti].lock == SL_BO_NIL)
+		return false;
+	g->tasks[ti].w.proxy[what]++;
+	return true;
 }
 
 /**
@@ -1529,6 +1556,8 @@ void sl_bo_stats_reset(struct sl_bo_stats *st)
 		st->cat_ns[i] = 0;
 		st->head_ns[i] = 0;
 	}
+	for (i = 0; i < SL_BO_NR_PROXY; i++)
+		st->proxy[i] = 0;
 }
 
 /**
@@ -1557,4 +1586,6 @@ void sl_bo_stats_add(struct sl_bo_stats *st, const struct sl_bo_wait_record *rec
 		st->cat_ns[i] += rec->cat_ns[i];
 		st->head_ns[i] += rec->head_ns[i];
 	}
+	for (i = 0; i < SL_BO_NR_PROXY; i++)
+		st->proxy[i] += rec->proxy[i];
 }

@@ -41,6 +41,7 @@ enum sl_bo_state {
 	SL_BO_RUNNING,		/* on a CPU */
 	SL_BO_RUNNABLE,		/* enqueued, not running */
 	SL_BO_SLEEPING,		/* dequeued (any other value counts as this) */
+	SL_BO_PROXY,		/* on a CPU as a blocked waiter's proxy (proxy execution) */
 };
 
 enum sl_bo_kind {
@@ -65,7 +66,16 @@ enum sl_bo_cat {
 	SL_BO_CAT_SLEEPING,		/* sleeping, not waiting on a tracked lock */
 	SL_BO_CAT_BLOCKED,		/* waiting on a tracked lock itself */
 	SL_BO_CAT_UNOWNED,		/* the lock has no known owner */
+	SL_BO_CAT_PROXY,		/* running as a waiter's proxy (proxy execution) */
 	SL_BO_NR_CATS
+};
+
+/* proxy-execution decisions counted against a wait (struct sl_bo_wait.proxy) */
+enum sl_bo_proxy {
+	SL_BO_PROXY_RUN,	/* its chain's owner picked to run with its (or a chain task's) context */
+	SL_BO_PROXY_MIGRATE,	/* the waiter moved to its owner's CPU */
+	SL_BO_PROXY_DEACT,	/* the waiter taken off the runqueue (owner asleep, no owner, waking) */
+	SL_BO_NR_PROXY
 };
 
 /* how a wait ended (struct sl_bo_wait_record.end) */
@@ -138,6 +148,7 @@ struct sl_bo_wait {
 	unsigned int depth, max_depth;	/* tasks in the chain: now, most seen */
 	bool cycle;			/* the chain ended in a cycle at some time */
 	bool in_seg;			/* the head is not running now */
+	u64 proxy[SL_BO_NR_PROXY];	/* proxy-execution decisions (enum sl_bo_proxy) */
 	struct sl_bo_snap cur;		/* chain at seg_begin_ns, if in_seg */
 	struct sl_bo_snap best;		/* longest closed stalled stretch */
 };
@@ -234,6 +245,7 @@ struct sl_bo_wait_record {
 	bool cycle;			/* the chain ended in a cycle at some time */
 	unsigned int inv_rules;		/* SL_BO_RULE_* that made it an inversion */
 	u64 inv_ns;			/* inversion time */
+	u64 proxy[SL_BO_NR_PROXY];	/* proxy-execution decisions (enum sl_bo_proxy) */
 	struct sl_bo_snap snap;		/* the worst moment */
 };
 
@@ -246,6 +258,7 @@ struct sl_bo_stats {
 	u64 hist[SL_BO_HIST_BUCKETS];	/* by duration */
 	u64 cat_ns[SL_BO_NR_CATS];
 	u64 head_ns[SL_BO_NR_CATS];
+	u64 proxy[SL_BO_NR_PROXY];
 };
 
 void sl_bo_init(struct sl_bo_graph *g, struct sl_bo_task *tasks, u32 max_tasks,
@@ -257,6 +270,7 @@ void sl_bo_owner(struct sl_bo_graph *g, u64 lock, u64 owner,
 		 const struct sl_bo_task_info *oi, u64 now);
 void sl_bo_task_state(struct sl_bo_graph *g, u64 task, unsigned int state,
 		      int cpu, u64 now);
+bool sl_bo_proxy_event(struct sl_bo_graph *g, u64 task, unsigned int what);
 void sl_bo_task_prio(struct sl_bo_graph *g, u64 task,
 		     const struct sl_bo_prio *p, u64 now);
 void sl_bo_set_rules(struct sl_bo_graph *g, unsigned int rules, u64 now);

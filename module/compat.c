@@ -35,9 +35,14 @@
 struct sl_cap_state {
 	const char *name;
 	const char *tracepoint;		/* for tracepoint capabilities */
+	bool unbuilt;			/* its prototype was not in the target's headers */
 	bool present;
 	char detail[96];
 };
+
+/* A tracepoint whose probe prototype the module needs from the target's headers. */
+#define SL_TP_BUILT(name) \
+	{ "tracepoint:" #name, #name, !SL_HAS_FUNC___traceiter_##name }
 
 static struct sl_cap_state caps[SL_NR_CAPS] = {
 	[SL_CAP_TP_SCHED_SWITCH]	= { "tracepoint:sched_switch", "sched_switch" },
@@ -51,6 +56,11 @@ static struct sl_cap_state caps[SL_NR_CAPS] = {
 	[SL_CAP_TP_PELT_SE]		= { "tracepoint:pelt_se_tp", "pelt_se_tp" },
 	[SL_CAP_TP_UTIL_EST_SE]		= { "tracepoint:sched_util_est_se_tp", "sched_util_est_se_tp" },
 	[SL_CAP_TP_OVERUTILIZED]	= { "tracepoint:sched_overutilized_tp", "sched_overutilized_tp" },
+	[SL_CAP_TP_PROXY_DECISION]	= SL_TP_BUILT(sched_proxy_decision_tp),
+	[SL_CAP_TP_ENQUEUE]		= SL_TP_BUILT(sched_enqueue_task_tp),
+	[SL_CAP_TP_DEQUEUE]		= SL_TP_BUILT(sched_dequeue_task_tp),
+	[SL_CAP_HOOK_OVERUTILIZED]	= SL_TP_BUILT(sched_cpu_overutilized_tp),
+	[SL_CAP_HOOK_EFFECTIVE_UTIL]	= SL_TP_BUILT(sched_effective_cpu_util_tp),
 	[SL_CAP_RUNQUEUES]		= { "runqueues" },
 	[SL_CAP_RQ_CLOCK]		= { "rq::clock+clock_task+curr" },
 	[SL_CAP_BLOCKED_ON]		= { "task_struct::blocked_on" },
@@ -61,6 +71,7 @@ static struct sl_cap_state caps[SL_NR_CAPS] = {
 	[SL_CAP_KPROBES]		= { "kprobes" },
 	[SL_CAP_SCHED_INFO]		= { "CONFIG_SCHED_INFO" },
 	[SL_CAP_TICK_PROBE]		= { "kprobe:tick" },
+	[SL_CAP_OVERUTIL_FLAG]		= { "kernel_overutilized_flag" },
 };
 
 static void set_cap(enum sl_cap cap, bool present, const char *fmt, ...)
@@ -228,6 +239,34 @@ int sl_energy_aware(void)
 	return static_key_enabled((struct static_key *)key) ? 1 : 0;
 }
 
+/* the series' sched_overutilized_track boot parameter sets this key */
+static struct static_key *overutil_tracked_key;
+
+const char *sl_overutil_flag_source(void)
+{
+	if (sl_energy_aware() == 1)
+		return "eas";
+	if (overutil_tracked_key && static_key_enabled(overutil_tracked_key))
+		return "sched_overutilized_track";
+	return NULL;
+}
+
+static void detect_overutil_flag(void)
+{
+	const char *src;
+
+	overutil_tracked_key = (struct static_key *)
+		sl_lookup_symbol("sched_overutilized_tracked");
+	src = sl_overutil_flag_source();
+	if (src)
+		set_cap(SL_CAP_OVERUTIL_FLAG, true, "%s", src);
+	else
+		set_cap(SL_CAP_OVERUTIL_FLAG, false, "%s",
+			overutil_tracked_key ? "no EAS; boot with sched_overutilized_track" :
+			sl_energy_aware() < 0 ? "cannot tell (no symbol lookup)" :
+			"no EAS, and the kernel lacks sched_overutilized_track (patches/)");
+}
+
 /* --- struct rq ----------------------------------------------------------- */
 
 void __percpu *sl_runqueues_pcpu;
@@ -316,16 +355,19 @@ int sl_compat_init(void)
 	for (i = 0; i < SL_NR_CAPS; i++) {
 		if (!caps[i].tracepoint)
 			continue;
-		if (sl_tracepoint(caps[i].tracepoint))
-			set_cap(i, true, "found by name");
-		else
+		if (!sl_tracepoint(caps[i].tracepoint))
 			set_cap(i, false, "no such tracepoint in this kernel");
+		else if (caps[i].unbuilt)
+			set_cap(i, false, "in the kernel, not in the headers the module was built with");
+		else
+			set_cap(i, true, "found by name");
 	}
 
 	find_lookup_name();
 	detect_tick_function();
 	detect_runqueues();
 	detect_proxy_exec();
+	detect_overutil_flag();
 
 	set_cap(SL_CAP_RQ_CLOCK, sl_cap_has(SL_CAP_RUNQUEUES) &&
 		SL_HAS_rq__clock && SL_HAS_rq__clock_task && SL_HAS_rq__curr,
@@ -351,6 +393,7 @@ void sl_compat_exit(void)
 {
 	sl_runqueues_pcpu = NULL;
 	proxy_exec_key = NULL;
+	overutil_tracked_key = NULL;
 	lookup_name = NULL;
 	tick_function = NULL;
 }

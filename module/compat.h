@@ -34,6 +34,12 @@ enum sl_cap {
 	SL_CAP_TP_PELT_SE,
 	SL_CAP_TP_UTIL_EST_SE,
 	SL_CAP_TP_OVERUTILIZED,
+	/* the lab kernel's series (patches/): tracepoints and hooks */
+	SL_CAP_TP_PROXY_DECISION,
+	SL_CAP_TP_ENQUEUE,
+	SL_CAP_TP_DEQUEUE,
+	SL_CAP_HOOK_OVERUTILIZED,	/* sched_cpu_overutilized_tp: replace the verdict */
+	SL_CAP_HOOK_EFFECTIVE_UTIL,	/* sched_effective_cpu_util_tp: substitute util */
 	/* private symbols and layouts */
 	SL_CAP_RUNQUEUES,	/* per-CPU struct rq, and the members cpu_signals reads */
 	SL_CAP_RQ_CLOCK,	/* rq::clock, ::clock_task, ::curr */
@@ -45,6 +51,7 @@ enum sl_cap {
 	SL_CAP_KPROBES,		/* kprobes can be registered */
 	SL_CAP_SCHED_INFO,	/* CONFIG_SCHED_INFO: sched_info.last_queued, run_delay */
 	SL_CAP_TICK_PROBE,	/* the scheduler tick function can be kprobed */
+	SL_CAP_OVERUTIL_FLAG,	/* the kernel maintains rd->overutilized (EAS, or the series' boot parameter) */
 	SL_NR_CAPS
 };
 
@@ -83,6 +90,12 @@ const char *sl_tick_function(void);
 
 /* Energy-aware scheduling on: 1, off: 0, cannot tell: -1. */
 int sl_energy_aware(void);
+/*
+ * Why the kernel maintains its overutilized flag right now: "eas",
+ * "sched_overutilized_track" (the series' boot parameter), or NULL when it
+ * does not (or cannot tell).
+ */
+const char *sl_overutil_flag_source(void);
 /*
  * A private function's address if it is safe to call through a pointer
  * (see compat.c about IBT), or NULL.

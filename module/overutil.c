@@ -30,6 +30,22 @@
  * Where the kernel does not maintain the flag (no EAS on 6.10+), the
  * tracepoint never fires and the report says so.
  *
+ * Where the kernel maintains its flag (EAS, or the lab kernel booted with
+ * sched_overutilized_track, patches/), the counts at the flag's changes
+ * (sets and clears) are kept apart: they say whether the mainline rule
+ * reproduces the kernel's own decisions, not just its steady state.
+ *
+ * Driving the kernel. On a kernel with the series' sched_cpu_overutilized_tp
+ * hook, "drive" makes one of the rules the kernel's per-CPU verdict, live:
+ * the hook's probe answers with that rule's current verdict of the CPU
+ * (for "all", the system verdict, so that the root domain's flag, an OR
+ * over CPUs, follows the rule), read without the lock. The probe is
+ * detached on "off", at disable and at unload, and
+ * tracepoint_synchronize_unregister() has returned before the state it
+ * reads is freed; the kernel's own rule applies again from then on. The
+ * report counts the verdicts given and those that differed from the
+ * kernel's own.
+ *
  * These are the moments the kernel itself evaluates its rule (tick,
  * enqueue, load balance), plus the idle transitions the idle rule needs;
  * a dequeue cannot make a CPU overutilized and the kernel does not look
@@ -96,10 +112,18 @@ static u64 skipped_base;	/* enqueues_skipped at enable or reset */
 /* the kernel's flag */
 static struct {
 	u64 events, sets, clears, agree, disagree;
+	u64 change_agree, change_disagree;	/* at sets and clears only */
 	int last;		/* -1: never seen */
 	u64 since;
 	u64 time_on;
 } kflag;
+
+/* drive: the rule the kernel's per-CPU verdict follows, -1: its own */
+static int drive_rule = -1;
+static bool drive_attached;
+static DEFINE_PER_CPU(u64, drive_verdicts);	/* answers given */
+static DEFINE_PER_CPU(u64, drive_changed);	/* ... that differed from the kernel's */
+static u64 drive_base[2];			/* their sums at enable or reset */
 
 static struct kretprobe tick_probe;
 static int hp_state = -1;	/* the dynamic CPU hotplug state, while enabled */
@@ -287,6 +311,10 @@ static void probe_overutilized(void *data, struct root_domain *rd, bool overutil
 				kflag.sets++;
 			else
 				kflag.clears++;
+			if (ours == overutilized)
+				kflag.change_agree++;
+			else
+				kflag.change_disagree++;
 		}
 		kflag.last = overutilized;
 		kflag.since = now;
@@ -295,8 +323,51 @@ static void probe_overutilized(void *data, struct root_domain *rd, bool overutil
 	cpu_event(smp_processor_id(), SL_OU_EV_BALANCE);
 }
 
+#if SL_HAS_FUNC___traceiter_sched_cpu_overutilized_tp
+/* the series' hook: @cpu's verdict is the driven rule's (see the top) */
+static void probe_cpu_overutilized(void *data, int cpu, unsigned long util,
+				   unsigned long rq_util_max, bool *overutilized)
+{
+	struct sl_ou_cpu *c = READ_ONCE(cpus);
+	int rule = READ_ONCE(drive_rule);
+	bool v;
+
+	if (unlikely(!c || rule < 0 || cpu < 0 || cpu >= nr_cpu_ids))
+		return;
+	v = rule == SL_OU_ALL ? READ_ONCE(sys.sys[rule].on) : READ_ONCE(c[cpu].v[rule].on);
+	this_cpu_inc(drive_verdicts);
+	if (v != *overutilized)
+		this_cpu_inc(drive_changed);
+	*overutilized = v;
+}
+
+static int drive_attach(void)
+{
+	return sl_tracepoint_register("sched_cpu_overutilized_tp",
+				      probe_cpu_overutilized, NULL);
+}
+
+static void drive_detach(void)
+{
+	sl_tracepoint_unregister("sched_cpu_overutilized_tp",
+				 probe_cpu_overutilized, NULL);
+}
+#else
+static int drive_attach(void)
+{
+	return -EOPNOTSUPP;
+}
+
+static void drive_detach(void)
+{
+}
+#endif
+
 static void probe_types_checked(void)
 {
+#if SL_HAS_FUNC___traceiter_sched_cpu_overutilized_tp
+	check_trace_callback_type_sched_cpu_overutilized_tp(probe_cpu_overutilized);
+#endif
 	check_trace_callback_type_sched_switch(probe_sched_switch);
 	check_trace_callback_type_sched_wakeup(probe_sched_wakeup);
 	check_trace_callback_type_sched_wakeup_new(probe_sched_wakeup);
@@ -345,6 +416,8 @@ static void start_state(u64 now)
 	memset(&kflag, 0, sizeof(kflag));
 	kflag.last = -1;
 	enabled_at = now;
+	drive_base[0] = sl_percpu_sum(&drive_verdicts, 0);
+	drive_base[1] = sl_percpu_sum(&drive_changed, 0);
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
 }
 
@@ -436,6 +509,12 @@ static int overutil_enable(struct sl_feature *f)
 		if (ret)
 			goto fail_probes;
 	}
+	if (drive_rule >= 0) {
+		ret = drive_attach();
+		if (ret)
+			goto fail_probes;
+		drive_attached = true;
+	}
 	return 0;
 
 fail_probes:
@@ -460,6 +539,9 @@ static void overutil_disable(struct sl_feature *f)
 	cpuhp_remove_state_nocalls(hp_state);
 	hp_state = -1;
 	unregister_kretprobe(&tick_probe);	/* waits for running handlers */
+	if (drive_attached)	/* synchronized with the probes below */
+		drive_detach();
+	drive_attached = false;
 	unregister_probes(sl_tracepoint(probes[ARRAY_SIZE(probes) - 1].tp) ?
 			  ARRAY_SIZE(probes) : ARRAY_SIZE(probes) - 1);
 	raw_spin_lock_irq(&ou_lock);
@@ -496,6 +578,8 @@ struct snapshot {
 	struct sl_ou_cpu *cpus;
 	u64 now, enabled_at, events[SL_OU_NR_EVENTS], skipped_base;
 	typeof(kflag) kflag;
+	int drive_rule;
+	u64 drive_verdicts, drive_changed;
 };
 
 static struct snapshot *take_snapshot(void)
@@ -526,6 +610,9 @@ static struct snapshot *take_snapshot(void)
 	memcpy(s->events, nr_events, sizeof(nr_events));
 	s->kflag = kflag;
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	s->drive_rule = READ_ONCE(drive_rule);
+	s->drive_verdicts = sl_percpu_sum(&drive_verdicts, 0) - drive_base[0];
+	s->drive_changed = sl_percpu_sum(&drive_changed, 0) - drive_base[1];
 	return s;
 }
 
@@ -685,16 +772,40 @@ static void head_online(struct sl_rhead *h, struct snapshot *s)
 	}
 }
 
+/* "drive: all (hook: ...), verdicts N, changed M" */
+static void head_drive(struct sl_rhead *h, struct snapshot *s)
+{
+	const char *rule = s->drive_rule >= 0 ? rule_names[s->drive_rule] : "off";
+
+	sl_rfact_str(h, "drive", rule);
+	sl_rfact_bool(h, "drive_hook", sl_cap_has(SL_CAP_HOOK_OVERUTILIZED));
+	if (!sl_cap_has(SL_CAP_HOOK_OVERUTILIZED)) {
+		sl_rnote(h, "drive: off (no hook: %s)", sl_cap_detail(SL_CAP_HOOK_OVERUTILIZED));
+		return;
+	}
+	sl_rfact_u64(h, "drive_verdicts", s->drive_verdicts);
+	sl_rfact_u64(h, "drive_changed", s->drive_changed);
+	sl_rnote(h, "drive: %s (the kernel's per-CPU verdict: %s); verdicts given %llu, of which differed from the kernel's own %llu",
+		 rule, s->drive_rule >= 0 ? "this rule's" : "its own",
+		 s->drive_verdicts, s->drive_changed);
+}
+
 static void head_kernel_flag(struct sl_rhead *h, struct snapshot *s)
 {
 	int eas = sl_energy_aware();
 	u64 on = s->kflag.time_on;
 	bool tp = sl_tracepoint("sched_overutilized_tp");
+	const char *src = sl_overutil_flag_source();
 
 	if (s->kflag.last == 1)
 		on += s->now - s->kflag.since;
 	sl_rnote(h, "energy-aware scheduling: %s", eas < 0 ? "unknown" : eas ? "on" : "off");
 	sl_rfact_str(h, "energy_aware", eas < 0 ? "unknown" : eas ? "on" : "off");
+	sl_rfact_str(h, "kernel_flag_source", src ? src : "none");
+	sl_rnote(h, "the kernel maintains its overutilized flag: %s",
+		 src ? src : sl_cap_detail(SL_CAP_OVERUTIL_FLAG));
+	if (src && !eas)
+		sl_rnote(h, "without EAS the flag gates nothing (energy-aware placement is what it switches off)");
 	sl_rfact_bool(h, "kernel_flag_compared", tp && s->kflag.events);
 	if (!tp) {
 		sl_rnote(h, "kernel flag: no sched_overutilized_tp in this kernel: not compared");
@@ -714,6 +825,10 @@ static void head_kernel_flag(struct sl_rhead *h, struct snapshot *s)
 	sl_rfact_u64(h, "kernel_flag_time_us", div_u64(on, NSEC_PER_USEC));
 	sl_rfact_u64(h, "kernel_flag_agree", s->kflag.agree);
 	sl_rfact_u64(h, "kernel_flag_disagree", s->kflag.disagree);
+	sl_rnote(h, "at the flag's changes (sets, clears) mainline agrees at %llu of %llu",
+		 s->kflag.change_agree, s->kflag.change_agree + s->kflag.change_disagree);
+	sl_rfact_u64(h, "kernel_flag_change_agree", s->kflag.change_agree);
+	sl_rfact_u64(h, "kernel_flag_change_disagree", s->kflag.change_disagree);
 }
 
 static void report_head(void *priv, struct sl_rhead *h)
@@ -749,6 +864,7 @@ static void report_head(void *priv, struct sl_rhead *h)
 	sl_rfact_u64(h, "enqueues_skipped", skipped);
 	sl_rnote(h, "events:%s (enqueues skipped, state unchanged: %llu)", ev, skipped);
 	head_kernel_flag(h, s);
+	head_drive(h, s);
 	head_online(h, s);
 }
 
@@ -972,6 +1088,9 @@ static int reset_stats(void)
 	skipped_base = sl_percpu_sum(&enqueues_skipped, 0);
 	kflag.events = kflag.sets = kflag.clears = 0;
 	kflag.agree = kflag.disagree = kflag.time_on = 0;
+	kflag.change_agree = kflag.change_disagree = 0;
+	drive_base[0] = sl_percpu_sum(&drive_verdicts, 0);
+	drive_base[1] = sl_percpu_sum(&drive_changed, 0);
 	kflag.since = enabled_at;
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
 	return 0;
@@ -1035,6 +1154,46 @@ static void get_capacity(struct sl_feature *f, char *buf, size_t size)
 	strscpy(buf, capacity_str, size);
 }
 
+/*
+ * "drive": "off" or a rule's name (see the top). Live: while enabled the
+ * hook is attached or detached here, under the feature lock; without the
+ * hook anything but "off" is -EOPNOTSUPP. Unknown names are -EINVAL.
+ */
+static int set_drive(struct sl_feature *f, const char *val)
+{
+	int rule = -1, r, ret;
+
+	if (strcmp(val, "off")) {
+		for (r = 0; r < SL_OU_NR_RULES; r++)
+			if (!strcmp(val, rule_names[r]))
+				rule = r;
+		if (rule < 0)
+			return -EINVAL;
+		if (!sl_cap_has(SL_CAP_HOOK_OVERUTILIZED))
+			return -EOPNOTSUPP;
+	}
+	if (f->enabled && rule >= 0 && !drive_attached) {
+		ret = drive_attach();
+		if (ret)
+			return ret;
+		drive_attached = true;
+	}
+	WRITE_ONCE(drive_rule, rule);
+	if (f->enabled && rule < 0 && drive_attached) {
+		drive_detach();
+		tracepoint_synchronize_unregister();
+		drive_attached = false;
+	}
+	return 0;
+}
+
+static void get_drive(struct sl_feature *f, char *buf, size_t size)
+{
+	int rule = READ_ONCE(drive_rule);
+
+	strscpy(buf, rule >= 0 ? rule_names[rule] : "off", size);
+}
+
 static const struct sl_param overutil_params[] = {
 	{
 		.name = "linger_clear_ticks",
@@ -1056,6 +1215,12 @@ static const struct sl_param overutil_params[] = {
 		.help = "emulated capacity_orig per CPU, comma-separated (1..1024, 0: real; empty: all real)",
 		.str_size = CAPACITY_STR_SIZE,
 		.set_str = set_capacity, .get_str = get_capacity,
+	},
+	{
+		.name = "drive",
+		.help = "the rule the kernel's per-CPU overutilized verdict follows (off: its own; needs the lab kernel's hook)",
+		.str_size = 16, .live = true,
+		.set_str = set_drive, .get_str = get_drive,
 	},
 	{ }
 };

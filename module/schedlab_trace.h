@@ -188,7 +188,7 @@ TRACE_EVENT(eevdf_violation,
  * (blocked_on.c). The end carries the wait's split by what the lock's owner
  * did (us): running on the waiter's CPU, running elsewhere, preempted on
  * the waiter's CPU, runnable elsewhere, asleep, itself blocked on another
- * mutex, no owner; how it ended (1 acquired, 2 failed, 3 exit); the
+ * mutex, no owner, running as a waiter's proxy (proxy execution); how it ended (1 acquired, 2 failed, 3 exit); the
  * deepest chain; the inversion rules that matched and the inversion time.
  */
 TRACE_EVENT(mutex_wait_begin,
@@ -217,7 +217,7 @@ TRACE_EVENT(mutex_wait_end,
 		__field(u64, lock)
 		__field(u64, duration_us)
 		__field(unsigned int, end)
-		__array(u64, cat_us, 7)
+		__array(u64, cat_us, 8)
 		__field(unsigned int, max_depth)
 		__field(unsigned int, inv_rules)
 		__field(u64, inv_us)
@@ -229,17 +229,17 @@ TRACE_EVENT(mutex_wait_end,
 		__entry->lock = lock;
 		__entry->duration_us = div_u64(duration_ns, NSEC_PER_USEC);
 		__entry->end = end;
-		for (i = 0; i < 7; i++)
+		for (i = 0; i < 8; i++)
 			__entry->cat_us[i] = div_u64(cat_ns[i], NSEC_PER_USEC);
 		__entry->max_depth = max_depth;
 		__entry->inv_rules = inv_rules;
 		__entry->inv_us = div_u64(inv_ns, NSEC_PER_USEC);
 	),
-	TP_printk("pid=%d lock=0x%llx us=%llu end=%u run_local=%llu run_remote=%llu preempted=%llu runnable_remote=%llu sleeping=%llu blocked=%llu unowned=%llu depth=%u inv_rules=0x%x inv_us=%llu",
+	TP_printk("pid=%d lock=0x%llx us=%llu end=%u run_local=%llu run_remote=%llu preempted=%llu runnable_remote=%llu sleeping=%llu blocked=%llu unowned=%llu proxy=%llu depth=%u inv_rules=0x%x inv_us=%llu",
 		  __entry->pid, __entry->lock, __entry->duration_us, __entry->end,
 		  __entry->cat_us[0], __entry->cat_us[1], __entry->cat_us[2],
 		  __entry->cat_us[3], __entry->cat_us[4], __entry->cat_us[5],
-		  __entry->cat_us[6], __entry->max_depth, __entry->inv_rules,
+		  __entry->cat_us[6], __entry->cat_us[7], __entry->max_depth, __entry->inv_rules,
 		  __entry->inv_us)
 );
 

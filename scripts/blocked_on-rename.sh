@@ -185,7 +185,7 @@ start_in schedlab-bg "$hog" -n bg-hog spin $spin_ms
 start_in schedlab-bg "$hog" -n bg-hog spin $spin_ms
 start_in schedlab-bg "$rl" "$mnt" "$secs" bg > "$out/renames-bg.tmp"
 bg_pid=$!
-start_in schedlab-fg "$rl" -p 1000 "$mnt" "$secs" fg > "$out/renames-fg.tmp"
+start_in schedlab-fg "$rl" -l -p 1000 "$mnt" "$secs" fg > "$out/renames-fg.tmp"
 fg_pid=$!
 echo "running for $secs s on CPU $cpu: fg renamer $fg_pid, bg renamer $bg_pid (bg cpu.weight $bgw); results to $out..." >&2
 wait $fg_pid || die "the fg rename_loop failed"
@@ -261,7 +261,13 @@ pct() {	# pct A B -> A/B in percent, one decimal (0.0% if B is 0), builtins
 echo
 echo "results in $out"
 while read -r who what n; do
-	[ "$what" = renames ] && printf '%s renamer: %s renames\n' "$who" "$n"
+	case $what in
+	renames) printf '%s renamer: %s renames\n' "$who" "$n" ;;
+	lat_us_p50) printf '%s renamer: rename latency (us): p50 %s' "$who" "$n" ;;
+	lat_us_p99) printf ' p99 %s' "$n" ;;
+	lat_us_p999) printf ' p99.9 %s' "$n" ;;
+	lat_us_max) printf ' max %s\n' "$n" ;;
+	esac
 done < "$out/renames.txt"
 lk=$(named "$out/locks.txt" lock max:waits)
 if [ -z "$lk" ]; then
@@ -277,17 +283,19 @@ s_on=$(($(field run_local "$lk") + $(field run_remote "$lk")))
 s_pre=$(($(field preempted "$lk") + $(field runnable_remote "$lk")))
 s_slp=$(($(field sleeping "$lk") + $(field blocked "$lk")))
 s_un=$(field unowned "$lk")
-printf 'schedlab: waits %s total_us %s  oncpu %s preempted %s sleeping %s unowned %s  inversion %s\n' \
+printf 'schedlab: waits %s total_us %s  oncpu %s preempted %s sleeping %s unowned %s proxy %s  inversion %s\n' \
 	"$(field waits "$lk")" "$tot" "$(pct $s_on "$tot")" "$(pct $s_pre "$tot")" \
-	"$(pct $s_slp "$tot")" "$(pct "$s_un" "$tot")" "$(pct "$(field inversion_us "$lk")" "$tot")"
+	"$(pct $s_slp "$tot")" "$(pct "$s_un" "$tot")" "$(pct "$(field proxy "$lk")" "$tot")" \
+	"$(pct "$(field inversion_us "$lk")" "$tot")"
 for who in fg bg; do
 	p=$fg_pid
 	[ $who = bg ] && p=$bg_pid
 	t=$(named "$out/tasks.txt" pid "$p")
 	[ -n "$t" ] || continue
-	printf '  %s renamer %s: waits %s total_us %s preempted %s inversion %s\n' "$who" "$p" \
+	printf '  %s renamer %s: waits %s total_us %s preempted %s proxy %s inversion %s\n' "$who" "$p" \
 		"$(field waits "$t")" "$(field total_us "$t")" \
 		"$(pct "$(field preempted "$t")" "$(field total_us "$t")")" \
+		"$(pct "$(field proxy "$t")" "$(field total_us "$t")")" \
 		"$(pct "$(field inversion_us "$t")" "$(field total_us "$t")")"
 done
 inv=$(grep -c '^[0-9]*: pid' "$out/inversions.txt" || true)

@@ -7,25 +7,23 @@
 #
 # SERIES:
 #   lab        Debian's newest linux-source-7.x (the source of the stock 7.x
-#              kernel the suite boots) + the patches in patches/ (git
-#              format-patch files, applied in name order), configured as
-#              x86_64 defconfig + kvm_guest.config + scripts/kconfig/lab.config
+#              kernel the suite boots) + the series in patches/ (git
+#              format-patch files, applied in name order; the cover letter
+#              has no diff), configured as x86_64 defconfig +
+#              kvm_guest.config + scripts/kconfig/lab.config
 #   lab-debug  the same + scripts/kconfig/debug.config (KASAN, lockdep, ...)
 #
 # Built with the compiler of Debian's 7.x kernels (gcc-14, in the trixie
 # build root) and cached under $SCHEDLAB_CACHE/built-kernels/ by a hash of
 # what decides the result: the source package and its version, the
-# patches, the fragments, and this script. A cold build takes about 30
+# patches, the fragments, this script and kernel-source.sh. A cold build takes about 30
 # minutes on 2 cores (lab-debug longer); nothing is rebuilt while the key
 # stays the same. The build tree is the KDIR modules are built against.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kernel-source.sh"
 
 CC_MAJOR=14
-
-source_pkg() {
-	apt-cache search --names-only '^linux-source-7\.[0-9]+$' | awk '{print $1}' | sort -V | tail -n1
-}
 
 fragments() {	# fragments SERIES: the config fragments, in merge order
 	case "$1" in
@@ -35,35 +33,16 @@ fragments() {	# fragments SERIES: the config fragments, in merge order
 	esac
 }
 
-patches() { ls "$SCHEDLAB_TOP"/patches/*.patch 2>/dev/null | sort || true; }
-
 key() {
 	local series=$1 pkg ver
-	pkg=$(source_pkg); [ -n "$pkg" ] || die "no linux-source-7.x package in the apt lists"
-	ver=$(apt-cache show --no-all-versions "$pkg" | awk '/^Version:/ {print $2; exit}')
+	pkg=$(source_pkg)
+	ver=$(source_version "$pkg")
 	{
 		echo "$series $pkg $ver gcc-$CC_MAJOR"
 		# shellcheck disable=SC2046
-		cat $(fragments "$series") $(patches) "$SCHEDLAB_TOP/scripts/build-kernel.sh"
+		cat $(fragments "$series") $(series_patches) "$SCHEDLAB_TOP/scripts/build-kernel.sh" \
+			"$SCHEDLAB_TOP/scripts/kernel-source.sh"
 	} | sha256sum | cut -c1-16
-}
-
-# the source tarball of PKG, downloaded once
-source_tarball() {
-	local pkg=$1 dir t
-	dir=$SCHEDLAB_CACHE/src/$pkg
-	t=$(ls "$dir"/linux-source-*.tar.xz 2>/dev/null | head -n1 || true)
-	if [ -z "$t" ]; then
-		log "downloading $pkg"
-		rm -rf "$dir"; mkdir -p "$dir/deb"
-		chown _apt "$dir/deb" 2>/dev/null || true
-		(cd "$dir/deb" && apt-get download -q "$pkg" >/dev/null)
-		dpkg-deb --fsys-tarfile "$dir"/deb/*.deb | tar -x -C "$dir" --strip-components=3 \
-			--wildcards './usr/src/linux-source-*.tar.xz'
-		rm -rf "$dir/deb"
-		t=$(ls "$dir"/linux-source-*.tar.xz | head -n1)
-	fi
-	echo "$t"
 }
 
 build() {
@@ -79,7 +58,7 @@ build() {
 	src=$dir/src
 	mkdir -p "$src"
 	tar -xJf "$tarball" -C "$src" --strip-components=1
-	for f in $(patches); do
+	for f in $(series_patches); do
 		log "applying $(basename "$f")"
 		patch -d "$src" -p1 --no-backup-if-mismatch -s <"$f" || die "$(basename "$f") does not apply"
 	done

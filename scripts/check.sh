@@ -3,10 +3,11 @@
 #
 #  1. host: set-up (apt), host tools, host unit tests (TAP);
 #  2. DKMS: dkms add/build of this tree against an installed headers package;
-#  3. per kernel series (default: $SCHEDLAB_SERIES_ALL): resolve and fetch
-#     the newest stock Debian kernel (or build the lab kernels), build the
-#     module with its compiler, boot it in QEMU and run tests/guest/ inside
-#     it; two guests at a time (SCHEDLAB_GUEST_JOBS).
+#  3. per guest job (default: $SCHEDLAB_CHECK_JOBS; an argument is a series
+#     or a job): resolve and fetch the newest stock Debian kernel (or build
+#     the lab kernels), build the module with its compiler, boot it in QEMU
+#     and run tests/guest/ inside it; two guests at a time
+#     (SCHEDLAB_GUEST_JOBS).
 # Prints every TAP stream, a summary per section, and last the line
 # "N passed, M failed" (skips are counted apart, never as passed).
 set -uo pipefail
@@ -14,7 +15,7 @@ set -uo pipefail
 cd "$SCHEDLAB_TOP"
 
 series=("$@")
-[ ${#series[@]} -gt 0 ] || read -r -a series <<<"$SCHEDLAB_SERIES_ALL"
+[ ${#series[@]} -gt 0 ] || read -r -a series <<<"$SCHEDLAB_CHECK_JOBS"
 out=build/check
 rm -rf "$out"; mkdir -p "$out"
 
@@ -52,7 +53,13 @@ done
 
 # The guest suites, two at a time (each guest is one TCG thread: one host
 # core). Each writes to its own directory; the results are printed in
-# order once all have finished.
+# order once all have finished. A job is a series (its whole suite) or
+# SERIES.PART:
+#   .a, .b         the suite in two guests, t1..t6 and t7..t9 (about 8
+#                  minutes each: with the debug kernel's 45 minutes, two
+#                  halves fit beside it where a whole suite would not)
+#   .noproxy       booted with sched_proxy_exec=0: the blocked_on scenarios
+#                  (t80, t84) as a kernel without proxy execution shows them
 #   stock kernels: tests/guest/t*.sh
 #   lab-debug:     the reliability suite (r10: 200 load/unload cycles,
 #                  r30: lock torture, t52 with 10,000 operations per
@@ -62,17 +69,41 @@ done
 tests_for() {
 	case "$1" in
 	lab-debug) echo "r[0-9]*.sh t52_*.sh" ;;
+	*.a) echo "t[1-6]*.sh" ;;
+	*.b) echo "t[7-9]*.sh" ;;
+	*.noproxy) echo "t80_*.sh t84_*.sh" ;;
 	*) echo "t*.sh" ;;
 	esac
 }
-guest_job() {	# guest_job SERIES DIR: build, boot, test; DIR/{name,rc,build.log}
-	local s=$1 res=$2 kver pkgver bdir info rc
+append_for() { case "$1" in *.noproxy) echo "sched_proxy_exec=0" ;; esac; }
+# prepare SERIES LOG: resolve (or build) its kernel and build the module,
+# once per run: jobs of one series share it, and a module being loaded by
+# one job's guest is never rebuilt under it; prints "KVER PKGVER"
+prepare() {
+	local s=$1 log=$2 kver pkgver
+	(
+		flock 9
+		if [ ! -f "$out/prepared-$s" ]; then
+			read -r kver pkgver < <(bash scripts/kernels.sh resolve "$s" 2>>"$log") || exit 1
+			[ -n "$kver" ] || exit 1
+			bash scripts/build-module.sh "$s" >/dev/null 2>>"$log" || exit 2
+			echo "$kver $pkgver" >"$out/prepared-$s"
+		fi
+	) 9>"$out/lock-$s" || return $?
+	cat "$out/prepared-$s"
+}
+guest_job() {	# guest_job JOB DIR: build, boot, test; DIR/{name,rc,build.log}
+	local job=$1 s=${1%%.*} res=$2 kver pkgver info rc part="" prc
+	[ "$s" = "$job" ] || part=" (${job#*.}: $(tests_for "$job") $(append_for "$job"))"
 	mkdir -p "$res"
-	if ! read -r kver pkgver < <(bash scripts/kernels.sh resolve "$s" 2>"$res/build.log"); then
+	prepare "$s" "$res/build.log" >"$res/prepared"
+	prc=$?
+	read -r kver pkgver <"$res/prepared" || true
+	if [ "$prc" = 1 ] || [ -z "$kver" ]; then
 		echo "kernel $s" >"$res/name"; echo resolve >"$res/rc"; return
 	fi
-	echo "guest: linux-image-$kver $pkgver" >"$res/name"
-	if ! bdir=$(bash scripts/build-module.sh "$s" 2>>"$res/build.log"); then
+	echo "guest: linux-image-$kver $pkgver$part" >"$res/name"
+	if [ "$prc" != 0 ]; then
 		echo build >"$res/rc"; return
 	fi
 	info=$(bash scripts/kernels.sh fetch "$s" 2>>"$res/build.log")
@@ -85,12 +116,12 @@ guest_job() {	# guest_job SERIES DIR: build, boot, test; DIR/{name,rc,build.log}
 			export SCHEDLAB_TEST_TIMEOUT=${SCHEDLAB_TEST_TIMEOUT:-3000}
 		fi
 		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 4500 || echo 1500)} \
-		bash scripts/vm-run.sh "$s" "$res/vm" tests/guest/run.sh "$KDIR/.config" "$(tests_for "$s")" \
+		SCHEDLAB_VM_APPEND="$(append_for "$job") ${SCHEDLAB_VM_APPEND:-}" \
+		bash scripts/vm-run.sh "$s" "$res/vm" tests/guest/run.sh "$KDIR/.config" "$(tests_for "$job")" \
 			>"$res/vm.log" 2>&1
 	)
 	rc=$?
 	echo "$rc" >"$res/rc"
-	echo "$bdir" >/dev/null
 }
 jobs_max=${SCHEDLAB_GUEST_JOBS:-2}
 for s in "${series[@]}"; do

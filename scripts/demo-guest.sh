@@ -59,13 +59,21 @@ show "$sl" enable blocked_on >/dev/null
 ren=$(mktemp -d)
 show "$top/scripts/blocked_on-rename.sh" -t 5 -o "$ren" 2>/dev/null | sed -n '/^fg renamer/,$p'
 say "$sl" report blocked_on tasks
-"$sl" report blocked_on tasks | cols pid comm waits total_us max_us inversion_us run_local preempted sleeping blocked
-look "the fg renamer's waits: most of their time is 'preempted' (the owner was" \
-	"runnable, not running): the time proxy execution would give back"
-say "$sl" report blocked_on inversions
-"$sl" report blocked_on inversions | grep -v '^#' | head -4
-look "rules 0x8: the waiter's cgroup weight is above the owner's; the chain ends" \
-	"at the bg renamer, state r (runnable), on the same CPU"
+"$sl" report blocked_on tasks | cols pid comm waits total_us max_us inversion_us run_local preempted sleeping blocked proxy
+if [ "$(awk '/^proxy_exec:/ {print $2}' /sys/kernel/debug/schedlab/status)" = on ]; then
+	look "proxy execution is on in this kernel: the fg renamer lends the preempted" \
+		"owner its context, and what a stock kernel shows as 'preempted' is 'proxy'"
+	say "$sl" report blocked_on stats
+	"$sl" report blocked_on stats | grep -E '^proxy_(run_owner|migrate|deact_owner_asleep|handoff) '
+	look "the proxy decisions the kernel took (the lab kernel's tracepoint)"
+else
+	look "the fg renamer's waits: most of their time is 'preempted' (the owner was" \
+		"runnable, not running): the time proxy execution would give back"
+	say "$sl" report blocked_on inversions
+	"$sl" report blocked_on inversions | grep -v '^#' | head -4
+	look "rules 0x8: the waiter's cgroup weight is above the owner's; the chain ends" \
+		"at the bg renamer, state r (runnable), on the same CPU"
+fi
 show "$sl" disable blocked_on
 rm -rf "$ren"
 

@@ -3,6 +3,8 @@
 #                             Debian kernel of that series
 # kernels.sh fetch SERIES     download and unpack it (image + headers) into
 #                             the cache, extract its BTF; print the directory
+# kernels.sh boot-args SERIES the kernel arguments the series boots with in
+#                             the harness (vm-run.sh), besides the common ones
 #
 # SERIES: 6.1 (bookworm), 6.12 (bookworm-backports), 7 (newest 7.x from
 # trixie-backports). Point releases come and go, so the newest one the
@@ -30,6 +32,14 @@ newest_image() {	# newest_image REGEX: newest linux-image-* whose headers exist 
 # lab, lab-debug: kernels built here (scripts/build-kernel.sh); their
 # "package version" is the build's cache key
 built_series() { case "$1" in lab|lab-debug) return 0 ;; esac; return 1; }
+
+# The lab kernels boot with the series' sched_overutilized_track: their
+# root domain's overutilized flag is maintained (and sched_overutilized_tp
+# fires) without EAS, where it gates nothing (patches/ 0003), so that
+# overutil can compare the kernel's own flag with its rules.
+boot_args() {
+	if built_series "$1"; then echo "sched_overutilized_track"; fi
+}
 
 resolve() {
 	local series=$1 kver dir
@@ -115,5 +125,6 @@ INFO
 case "${1:-}" in
 resolve) resolve "${2:?series}" ;;
 fetch)	 fetch "${2:?series}" ;;
-*)	 echo "usage: $0 resolve|fetch SERIES" >&2; exit 2 ;;
+boot-args) boot_args "${2:?series}" ;;
+*)	 echo "usage: $0 resolve|fetch|boot-args SERIES" >&2; exit 2 ;;
 esac

@@ -82,8 +82,9 @@ if [ ! -f "$initrd" ]; then
 		esac
 		echo "$b" >>"$t/modules/order"
 	done
-	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd.tmp"
-	mv "$initrd.tmp" "$initrd"
+	# a name of its own: two guests of one kernel may boot at once
+	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd.tmp.$$"
+	mv "$initrd.tmp.$$" "$initrd"
 	rm -rf "$t"
 fi
 
@@ -131,7 +132,8 @@ case "$SCHEDLAB_TOP" in *[[:space:]]*) die "the work tree path must not contain 
 # to the kernel's check (6.1 then marks the TSC unstable, falls back to a
 # jiffies-granular sched_clock and hpet, and every scheduler clock becomes
 # tick-granular). The emulated TSC is in fact one host clock.
-append="console=ttyS0 panic=-1 preempt=full loglevel=6 tsc=reliable schedlab.top=$SCHEDLAB_TOP ${SCHEDLAB_VM_APPEND:-}"
+append="console=ttyS0 panic=-1 preempt=full loglevel=6 tsc=reliable schedlab.top=$SCHEDLAB_TOP"
+append+=" $("$SCHEDLAB_TOP/scripts/kernels.sh" boot-args "$series") ${SCHEDLAB_VM_APPEND:-}"
 log "booting $KVER ($PKG $PKGVER) under QEMU/TCG (thread=${SCHEDLAB_VM_TCG_THREAD:-single}), $cpus vCPUs"
 set +e
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \

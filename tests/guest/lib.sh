@@ -83,3 +83,16 @@ blocked_on_agreed() {
 	is "$(awk '$1 == "blocked_on_disagree" { print $2 }' <<<"$st")" 0 \
 		"$1: no disagreement with task_struct::blocked_on ($(awk '$1 == "blocked_on_checked" { print $2 }' <<<"$st") compared)"
 }
+
+# proxy_on: proxy execution built in and on in this kernel (the status
+# report's proxy_exec line: on, off or "not built")
+proxy_on() { [ "$(awk '/^proxy_exec:/ {print $2}' "$DBG/status")" = on ]; }
+
+# The test driver (tests/modules/README.md): a worker's pid from its log;
+# a step's start and end (us, local_clock()); the overlap of two intervals
+pid_of() { awk -v n="$1" '$1 == n && $2 ~ /^pid=/ { sub("pid=", "", $2); print $2; exit }' $TD/log; }
+step_times() { awk -v n="$1" -v s="$2" '$1 == n && $2 == s { print int($6 / 1000), int($7 / 1000); exit }' $TD/log; }
+overlap_us() {	# overlap_us A0 A1 B0 B1
+	local lo=$(( $1 > $3 ? $1 : $3 )) hi=$(( $2 < $4 ? $2 : $4 ))
+	echo $(( hi > lo ? hi - lo : 0 ))
+}

@@ -147,6 +147,7 @@ static const char *errname(int e)
 	case EAGAIN: return "EAGAIN";
 	case E2BIG: return "E2BIG";
 	case EIO: return "EIO";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
 	}
 	snprintf(buf, sizeof(buf), "errno %d", e);
 	return buf;
@@ -255,9 +256,15 @@ static struct file *pick_file(const char *root)
  * The documented validity of a value for an attribute: integers in
  * decimal, one optional trailing newline, nothing else, within the
  * attribute's range; strings printable ASCII below a length; capacity a
- * comma list of 0..1024, one per CPU at most. The fuzzer's own copy of
- * those rules: where it and the module disagree, one of them is wrong.
+ * comma list of 0..1024, one per CPU at most; overutil's drive "off" or a
+ * rule's name (a rule is EOPNOTSUPP on a kernel without the hook). The
+ * fuzzer's own copy of those rules: where it and the module disagree, one
+ * of them is wrong.
  */
+static const char *const drive_values[] = {
+	"off", "mainline", "linger", "idle", "dynamic", "lone", "all",
+};
+
 struct range {
 	const char *feature, *name;
 	long long min, max;
@@ -357,6 +364,14 @@ static int valid_value(const struct file *f, const char *v, size_t len)
 		len--;
 	if (!strcmp(f->name, "filter_comm"))
 		return len < 16 && printable(v, len);
+	if (!strcmp(f->name, "drive")) {
+		size_t i;
+
+		for (i = 0; i < sizeof(drive_values) / sizeof(drive_values[0]); i++)
+			if (len == strlen(drive_values[i]) && !memcmp(v, drive_values[i], len))
+				return 1;
+		return 0;
+	}
 	if (!strcmp(f->name, "capacity")) {
 		/* "" (off) or 1..possible CPUs values 0..1024 */
 		char tmp[256], *tok, *save;
@@ -433,6 +448,12 @@ static size_t gen_value(const struct file *f, char *v, size_t size)
 		if (chance(10))
 			v[len++] = ',';
 		return len;
+	}
+	if (k < 74) {		/* names (drive), sometimes decorated */
+		const char *n = drive_values[below(sizeof(drive_values) / sizeof(drive_values[0]))];
+
+		return snprintf(v, size, "%s%s%s", chance(85) ? "" : " ", n,
+				chance(60) ? "" : chance(50) ? "\n" : "X");
 	}
 	if (k < 80) {		/* printable strings of every length (filter_comm) */
 		len = below(20);
@@ -520,7 +541,7 @@ static void fuzz_sysfs(long ops)
 			/* only the class of the answer */
 			if (rc >= 0 ? !writable || valid == 0 :
 			    rc != -EINVAL && rc != -EBUSY && rc != -EACCES && rc != -ENOENT &&
-			    rc != -ENODEV && rc != -EPERM)
+			    rc != -ENODEV && rc != -EPERM && rc != -EOPNOTSUPP)
 				mismatch(&t, op, "write %zu bytes to %s: %s", len, f->path, errname(-rc));
 			if (rc >= 0 && b >= 0 && strcmp(f->name, "enabled"))
 				write_file(f->path, before, strlen(before));
@@ -551,7 +572,8 @@ static void fuzz_sysfs(long ops)
 			int off = !strcmp(f->name, "enabled") && !feature_available(f);
 
 			if (!(busy && rc == -EBUSY) && !(off && rc == -ENODEV) &&
-			    !(rc == -EINVAL && !strcmp(f->name, "capacity")))
+			    !(rc == -EINVAL && !strcmp(f->name, "capacity")) &&
+			    !(rc == -EOPNOTSUPP && !strcmp(f->name, "drive")))
 				mismatch(&t, op, "valid '%.*s' to %s: %s", (int)len, v, f->path,
 					 errname(-rc));
 		} else if (valid == 0 && rc >= 0) {

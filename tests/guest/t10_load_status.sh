@@ -20,6 +20,18 @@ for tp in sched/sched_switch lock/contention_begin lock/contention_end; do
 	want=no; [ -d "$TRACING/events/$tp" ] && want=yes
 	is "$(cap tracepoint:$name)" "$want" "tracepoint $name: status agrees with tracefs ($want)"
 done
+# The lab kernel's series (patches/): bare tracepoints, not in tracefs;
+# kallsyms lists the kernel's tracepoint structures independently.
+for tp in sched_proxy_decision_tp sched_enqueue_task_tp sched_dequeue_task_tp \
+	sched_cpu_overutilized_tp sched_effective_cpu_util_tp; do
+	want=no; grep -q " __tracepoint_$tp\$" /proc/kallsyms && want=yes
+	is "$(cap tracepoint:$tp)" "$want" "tracepoint $tp: status agrees with kallsyms ($want)"
+done
+# The kernel maintains its overutilized flag with EAS (never in these x86
+# guests) or with the series' boot parameter on its command line.
+want=no
+grep -q " sched_overutilized_tracked\$" /proc/kallsyms && grep -qw sched_overutilized_track /proc/cmdline && want=yes
+is "$(cap kernel_overutilized_flag)" "$want" "kernel's overutilized flag maintained: agrees with kallsyms and the command line ($want)"
 # Struct members: schedlab's build-time BTF layout against pahole's reading
 # of the running kernel's own BTF.
 pahole_has() { pahole -C "$1" /sys/kernel/btf/vmlinux 2>/dev/null | grep -Eq "[ *]$2(\[.*\])?;"; }
@@ -40,6 +52,10 @@ if [ -n "$cfg" ] && [ -r "$cfg" ]; then
 	is "$(cap CONFIG_SCHED_PROXY_EXEC)" "$want" "CONFIG_SCHED_PROXY_EXEC agrees with the kernel config ($want)"
 	if [ $want = no ]; then
 		is "$(echo "$st" | awk '/^proxy_exec:/ {print $2, $3}')" "not built" "proxy_exec reported as not built"
+	else
+		# on unless the command line turns it off (sched_proxy_exec=0)
+		on=on; grep -Eq '(^| )sched_proxy_exec=(0|n|N|off)( |$)' /proc/cmdline && on=off
+		is "$(echo "$st" | awk '/^proxy_exec:/ {print $2}')" "$on" "proxy_exec reported $on, as the command line says"
 	fi
 else
 	skip "CONFIG_SCHED_PROXY_EXEC vs config" "no kernel config given"

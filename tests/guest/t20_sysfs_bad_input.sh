@@ -26,6 +26,8 @@ for f in "$SYS"/*/; do
 			common=("sixteen_chars_xx" $'a\tb' $'\x01' $'a\n\n' $'\x7f' $'caf\xc3\xa9' "@300")
 			extra=() ;;
 		overutil/linger_*_ticks) extra=("-1" "1001") ;;
+		overutil/drive)		# "off" or a rule's name, nothing else
+			extra=("Off" "mainline " "mainlinex" "linger,all" "sixteen_chars_xx") ;;
 		perf/max_freq_khz)	extra=("-1" "0" "100000001") ;;
 		perf/nr_opps)		extra=("-1" "65") ;;
 		perf/update_delay_us)	extra=("-1" "1000001") ;;
@@ -72,6 +74,18 @@ is "$(cat $SYS/signals/filter_comm)" sl_x "filter_comm reads back sl_x"
 is "$($SYSFS_WRITE $SYS/signals/filter_comm fifteen_chars_x)" ok "filter_comm of 15 characters accepted"
 is "$($SYSFS_WRITE $SYS/signals/filter_comm $'\n')" ok "filter_comm cleared by a lone newline"
 is "$(cat $SYS/signals/filter_comm)" "" "filter_comm reads back empty"
+
+# overutil's drive: a rule is taken only where the kernel has the series'
+# hook; "off" always.
+if echo "$(cat $DBG/status)" | grep -Eq '^  tracepoint:sched_cpu_overutilized_tp +yes'; then
+	is "$($SYSFS_WRITE $SYS/overutil/drive $'linger\n')" ok "drive=linger accepted (the kernel has the hook)"
+	is "$(cat $SYS/overutil/drive)" linger "drive reads back linger"
+else
+	is "$($SYSFS_WRITE $SYS/overutil/drive linger)" EOPNOTSUPP "drive=linger: EOPNOTSUPP without the hook"
+	is "$(cat $SYS/overutil/drive)" off "drive still off"
+fi
+is "$($SYSFS_WRITE $SYS/overutil/drive off)" ok "drive=off accepted"
+is "$(cat $SYS/overutil/drive)" off "drive reads back off"
 
 # Module parameter: an unknown or empty-named feature fails the load.
 unload

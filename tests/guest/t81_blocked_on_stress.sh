@@ -133,7 +133,6 @@ ok "[ $((rec - n5)) -le $((rec / 1000)) ]" "nearly all of them recorded on m5 ($
 # A holds m0 asleep for 8 s; B waits on it (a tracked wait, open throughout);
 # R0 and R1 storm the driver's rwsem from 1.5 s to 4.5 s after A took m0.
 HIST=$TRACING/events/lock/contention_end
-pid_of() { awk -v n="$1" '$1 == n && $2 ~ /^pid=/ { sub("pid=", "", $2); print $2; exit }' $TD/log; }
 # field F (6: start, 7: end, 5: ret) of worker NAME's step STEP in the driver's log
 log_of() { awk -v n="$1" -v s="$2" -v f="$3" '$1 == n && $2 == s { print $f; exit }' $TD/log; }
 ctxsw() { awk '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }' "/proc/$1/status"; }

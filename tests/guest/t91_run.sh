@@ -100,12 +100,12 @@ fi
 # --- interrupted: SIGINT to schedlab run while the command runs -------------------
 "$SL" run -o $tmp/r4 -- sleep 30 2>$tmp/r4.err &
 bg=$!
-# wait for its sleep (builtins: /proc reads)
+# wait for its sleep: a child of schedlab run's named sleep (by its
+# parent, not /proc/PID/task/TID/children: the lab kernel, defconfig-based,
+# has no CONFIG_PROC_CHILDREN)
 started=
 for ((i = 0; i < 600; i++)); do
-	for c in $(cat /proc/$bg/task/$bg/children 2>/dev/null); do
-		[ "$(cat /proc/$c/comm 2>/dev/null)" = sleep ] && started=$c
-	done
+	started=$(pgrep -P "$bg" -x sleep | head -n1)
 	[ -n "$started" ] && break
 	sleep 0.1
 done

@@ -15,8 +15,8 @@
 #include <time.h>
 
 struct rec {
-	long long v[12];	/* +0, +8, ... */
-	char comm[16];		/* +96 */
+	long long v[13];	/* +0, +8, ... */
+	char comm[16];		/* +104 */
 };
 
 #define FEED(name) \
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 			r.v[3] = (i * 31) % 1024; r.v[4] = r.v[0] < 0 ? 0 : 1024;
 			emit(3, &r, 5, 0);
 		}
-		/* mutex_wait_begin: pid lock owner_pid; _end: pid lock duration_us end max_depth cat_us[7] */
+		/* mutex_wait_begin: pid lock owner_pid; _end: pid lock duration_us end max_depth cat_us[8] */
 		if (i % 2 == 0) {
 			memset(&r, 0, sizeof(r));
 			r.v[0] = 2000 + i % 3; r.v[1] = (long long)locks[i % 3]; r.v[2] = 1;
@@ -131,9 +131,9 @@ int main(int argc, char **argv)
 			memset(&r, 0, sizeof(r));
 			r.v[0] = 2000 + i % 3; r.v[1] = (long long)locks[i % 3];
 			r.v[2] = 10 * i + 7; r.v[3] = 1 + i % 3; r.v[4] = i % 4;
-			for (j = 0; j < 7; j++)
-				r.v[5 + j] = (i + j) % 5 ? (10 * i + 7) / 7 + (j == 0 ? (10 * i + 7) % 7 : 0) : 0;
-			emit(5, &r, 12, 0);
+			for (j = 0; j < 8; j++)
+				r.v[5 + j] = (i + j) % 5 ? (10 * i + 7) / 8 + (j == 0 ? (10 * i + 7) % 8 : 0) : 0;
+			emit(5, &r, 13, 0);
 		}
 		if (i % 10 == 0) {
 			memset(&r, 0, sizeof(r));

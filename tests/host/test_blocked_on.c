@@ -35,6 +35,7 @@
 #define SL SL_BO_CAT_SLEEPING
 #define BL SL_BO_CAT_BLOCKED
 #define UN SL_BO_CAT_UNOWNED
+#define PX SL_BO_CAT_PROXY
 #define NC SL_BO_NR_CATS
 
 #define R_RT SL_BO_RULE_RT
@@ -193,6 +194,51 @@ static void test_single(void)
 	tap(empty(), "single: after the acquire (a lock nobody waits for is dropped) the tables are empty");
 	tap(!sl_bo_wait_end(&g, TK(1), LK(1), true, T0 + 11 * MS, &rec) && empty(),
 	    "single: ending the wait again: false");
+}
+
+/*
+ * 1b. proxy execution: the owner runs as the waiter's proxy (state PROXY),
+ * preempted, then as itself elsewhere; decisions counted on the waiter's
+ * wait only, into its record and the stats.
+ */
+static void test_proxy(void)
+{
+	struct sl_bo_task_info wi = info(100, SL_BO_SLEEPING, 0, &P_NICE0);
+	struct sl_bo_task_info oi = info(200, SL_BO_RUNNABLE, 0, &P_NICE19);
+	struct sl_bo_wait_record rec;
+	struct sl_bo_stats st;
+	u64 want[NC] = { 0 };
+	int ok;
+
+	fresh();
+	ok = sl_bo_wait_begin(&g, TK(1), &wi, LK(1), SL_BO_MUTEX, TK(2), &oi, T0) == 0;
+	sl_bo_task_state(&g, TK(2), SL_BO_PROXY, 0, T0 + 1 * MS);
+	ok &= sl_bo_proxy_event(&g, TK(1), SL_BO_PROXY_RUN);
+	ok &= sl_bo_proxy_event(&g, TK(1), SL_BO_PROXY_RUN);
+	ok &= sl_bo_proxy_event(&g, TK(1), SL_BO_PROXY_MIGRATE);
+	tap(ok && !sl_bo_proxy_event(&g, TK(2), SL_BO_PROXY_RUN) &&
+	    !sl_bo_proxy_event(&g, TK(3), SL_BO_PROXY_RUN) &&
+	    !sl_bo_proxy_event(&g, TK(1), SL_BO_NR_PROXY),
+	    "proxy: decisions count against a waiting task only (not its owner, not untracked, not a bad kind)");
+	sl_bo_task_state(&g, TK(2), SL_BO_RUNNABLE, 0, T0 + 4 * MS);
+	sl_bo_task_state(&g, TK(2), SL_BO_RUNNING, 1, T0 + 5 * MS);
+	ok = sl_bo_wait_end(&g, TK(1), LK(1), true, T0 + 6 * MS, &rec);
+	want[PRE] = 2 * MS;	/* +0..+1 and +4..+5 */
+	want[PX] = 3 * MS;
+	want[RR] = 1 * MS;
+	tap(ok && rec_times(&rec, T0, T0 + 6 * MS, want, want),
+	    "proxy: record: 6 ms = preempted 2 + proxy 3 + run_remote 1 ms (proxy is its own category)");
+	/* the owner ran as a proxy: not a stalled stretch, no inversion then */
+	tap(rec.snap.len_ns == 1 * MS && rec.inv_ns == 2 * MS,
+	    "proxy: running as a proxy is not stalled: longest stall 1 ms, inversion 2 ms (preempted only)");
+	tap(rec.proxy[SL_BO_PROXY_RUN] == 2 && rec.proxy[SL_BO_PROXY_MIGRATE] == 1 &&
+	    rec.proxy[SL_BO_PROXY_DEACT] == 0, "proxy: record: 2 runs, 1 migration, 0 deactivations");
+	sl_bo_stats_reset(&st);
+	sl_bo_stats_add(&st, &rec);
+	sl_bo_stats_add(&st, &rec);
+	tap(st.proxy[SL_BO_PROXY_RUN] == 4 && st.proxy[SL_BO_PROXY_MIGRATE] == 2 &&
+	    st.cat_ns[PX] == 6 * MS, "proxy: stats add the decisions and the proxy time");
+	tap(empty(), "proxy: tables empty after the wait");
 }
 
 /* 2. W1 -> L1 -> O1 -> L2 -> O2 -> L3 -> O3 */
@@ -1658,6 +1704,7 @@ static void test_stats(void)
 int main(void)
 {
 	test_single();
+	test_proxy();
 	test_chain();
 	test_tree();
 	test_steal();

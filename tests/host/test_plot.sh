@@ -98,12 +98,12 @@ elif [ "$(id -u)" = 0 ] && command -v trace-cmd >/dev/null; then
 			probes=1
 			why="cannot define uprobe events (see $T/error_log)"
 			declare -A args=(
-				[signals_task]="reason=+0(%di):s32 pid=+8(%di):s32 cpu=+16(%di):s32 util_avg=+24(%di):s64 util_est=+32(%di):s64 model=+40(%di):u64 burst=+48(%di):u64 waiting=+56(%di):u64 time=+64(%di):u64 comm=+96(%di):string"
+				[signals_task]="reason=+0(%di):s32 pid=+8(%di):s32 cpu=+16(%di):s32 util_avg=+24(%di):s64 util_est=+32(%di):s64 model=+40(%di):u64 burst=+48(%di):u64 waiting=+56(%di):u64 time=+64(%di):u64 comm=+104(%di):string"
 				[signals_cpu]="cpu=+0(%di):s32 capacity=+8(%di):u64 cfs_util_avg=+16(%di):u64 model=+24(%di):u64 burst=+32(%di):u64 waiting=+40(%di):u64 time=+48(%di):u64 tasks=+56(%di):u32"
 				[cpu_signals]="cpu=+0(%di):s32 nr_running=+8(%di):u64 util_avg=+16(%di):u64 util_est=+24(%di):u64 capacity=+32(%di):u64"
 				[overutil]="cpu=+0(%di):s32 rule=+8(%di):s32 on=+16(%di):u8 util=+24(%di):u64 capacity=+32(%di):u64"
 				[mutex_wait_begin]="pid=+0(%di):s32 lock=+8(%di):u64 owner_pid=+16(%di):s32"
-				[mutex_wait_end]="pid=+0(%di):s32 lock=+8(%di):u64 duration_us=+16(%di):u64 end=+24(%di):u32 max_depth=+32(%di):u32 cat_us=+40(%di):u64[7]"
+				[mutex_wait_end]="pid=+0(%di):s32 lock=+8(%di):u64 duration_us=+16(%di):u64 end=+24(%di):u32 max_depth=+32(%di):u32 cat_us=+40(%di):u64[8]"
 				[eevdf_violation]="n=+0(%di):s64"
 			)
 			good=1
@@ -262,18 +262,18 @@ for t, v in recs["mutex_wait_end"]: tot[hexl(v[1])] += int(v[2])
 locks = [l for l, _ in sorted(tot.items(), key=lambda x: -x[1])]
 b = blocks("blocked_on_waits.dat")
 def wrow(t, v):
-    return [str(t), tcol(t), "<...>", v[0], hexl(v[1]), v[2], v[3]] + v[5:12] + [v[4]]
+    return [str(t), tcol(t), "<...>", v[0], hexl(v[1]), v[2], v[3]] + v[5:13] + [v[4]]
 wantw = {l: [wrow(t, v) for t, v in recs["mutex_wait_end"] if hexl(v[1]) == l] for l in locks}
 gotw = {h.split()[1]: [r[:2] + ["<...>"] + r[3:] for r in rows] for h, rows in b}
 ok([h.split()[1] for h, _ in b] == locks and gotw == wantw,
-   "blocked_on_waits.dat: a block per lock (by time waited), its rows the waits fed (64-bit locks in hex, the 7 categories), at trace-cmd's times (%d rows)"
+   "blocked_on_waits.dat: a block per lock (by time waited), its rows the waits fed (64-bit locks in hex, the 8 categories), at trace-cmd's times (%d rows)"
    % sum(len(r) for r in gotw.values()), [h for h, _ in b], locks, list(gotw.items())[:1], list(wantw.items())[:1])
 split = [l.split() for l in open(os.path.join(plots, "blocked_on_split.dat")) if not l.startswith("#")]
 wants = []
 for l in locks:
     vs = [v for _, v in recs["mutex_wait_end"] if hexl(v[1]) == l]
     wants.append([l, "rename_lock" if l == "0xffff888012345678" else l, str(len(vs)), str(sum(int(v[2]) for v in vs))] +
-                 [str(sum(int(v[5 + j]) for v in vs)) for j in range(7)])
+                 [str(sum(int(v[5 + j]) for v in vs)) for j in range(8)])
 ok(split == wants, "blocked_on_split.dat: per lock its waits, total_us and the sum of each category; its label the locks report's sym (blank as _) where it has one", split, wants)
 sizes["blocked_on_waits.png"] = sizes["blocked_on_split.png"] = 1
 for e in ("mutex_wait_begin", "eevdf_violation"):

@@ -2348,6 +2348,7 @@ static const struct {
 	  "json_extract(cat_us, '$[4]') AS sleeping_us, "
 	  "json_extract(cat_us, '$[5]') AS blocked_us, "
 	  "json_extract(cat_us, '$[6]') AS unowned_us, "
+	  "json_extract(cat_us, '$[7]') AS proxy_us, "
 	  "max_depth, inv_rules, inv_us FROM mutex_wait_end" },
 	{ "samples", "signals_task",
 	  "CREATE VIEW samples AS SELECT ts_ns, pid, comm, cpu, util_avg, "
@@ -2522,7 +2523,7 @@ out:
 /* --- plot: PNG timelines of a run's recorded events ------------------------------ */
 
 #define P_NA		LLONG_MIN	/* a value the record does not have */
-#define P_MAXV		12
+#define P_MAXV		13
 #define P_PANELS	16		/* panels of one PNG at most (tasks, CPUs, rules) */
 #define P_WIDTH		1100		/* every PNG: P_WIDTH x (P_TOP + P_PANEL * panels) */
 #define P_TOP		60
@@ -2559,7 +2560,7 @@ static struct pevent p_known[] = {
 	{ .name = "overutil", .feature = "overutil",
 	  .fields = { "cpu", "rule", "on", "util", "capacity" } },
 	{ .name = "mutex_wait_end", .feature = "blocked_on",
-	  .fields = { "pid", "lock", "duration_us", "end", "max_depth" }, .arr = "cat_us", .narr = 7,
+	  .fields = { "pid", "lock", "duration_us", "end", "max_depth" }, .arr = "cat_us", .narr = 8,
 	  .comm = "pid" },
 	{ .name = "mutex_wait_begin", .feature = "blocked_on" },
 };
@@ -2995,11 +2996,12 @@ static void p_lock_label(json_object *locks, bool named, long long lock, char *h
 }
 
 /* blocked_on: each wait's duration over time, per lock; the split per lock */
+#define P_BO_CATS	8	/* mutex_wait_end's cat_us[] */
 static int p_blocked_on(struct pctx *c, struct pevent *e, json_object *locks)
 {
 	static const char * const cat[] = { "run_local", "run_remote", "preempted", "runnable_remote",
-					    "sleeping", "blocked", "unowned" };
-	struct plock { long long lock; long long total, waits, cat[7]; } *l = NULL, *t;
+					    "sleeping", "blocked", "unowned", "proxy" };
+	struct plock { long long lock; long long total, waits, cat[P_BO_CATS]; } *l = NULL, *t;
 	int nl = 0, i, j, nshow, k;
 	long r;
 	FILE *f;
@@ -3021,7 +3023,7 @@ static int p_blocked_on(struct pctx *c, struct pevent *e, json_object *locks)
 		}
 		l[i].waits++;
 		l[i].total += p->v[2] == P_NA ? 0 : p->v[2];
-		for (j = 0; j < 7; j++)
+		for (j = 0; j < P_BO_CATS; j++)
 			l[i].cat[j] += p->v[5 + j] == P_NA ? 0 : p->v[5 + j];
 	}
 	if (!nl)
@@ -3042,7 +3044,7 @@ static int p_blocked_on(struct pctx *c, struct pevent *e, json_object *locks)
 	}
 	fprintf(f, "# schedlab plot: mutex_wait_end, a block per lock (the %d waited on most, then the others)\n"
 		"# ts_ns t_s comm pid lock duration_us end", P_LOCKS);
-	for (j = 0; j < 7; j++)
+	for (j = 0; j < P_BO_CATS; j++)
 		fprintf(f, " %s_us", cat[j]);
 	fprintf(f, " max_depth\n");
 	for (k = 0; k <= nshow && k < nl; k++) {
@@ -3062,7 +3064,7 @@ static int p_blocked_on(struct pctx *c, struct pevent *e, json_object *locks)
 			fprintf(f, " 0x%llx", (unsigned long long)p->v[1]);
 			p_val(f, p->v[2]);
 			p_val(f, p->v[3]);
-			for (j = 0; j < 7; j++)
+			for (j = 0; j < P_BO_CATS; j++)
 				p_val(f, p->v[5 + j]);
 			p_val(f, p->v[4]);
 			fputc('\n', f);
@@ -3075,22 +3077,22 @@ static int p_blocked_on(struct pctx *c, struct pevent *e, json_object *locks)
 		goto fail;
 	fprintf(f, "# schedlab plot: mutex_wait_end per lock (the %d waited on most, then the others): the waits, their time and its split by what the owner did (us)\n"
 		"# lock label waits total_us", P_LOCKS);
-	for (j = 0; j < 7; j++)
+	for (j = 0; j < P_BO_CATS; j++)
 		fprintf(f, " %s_us", cat[j]);
 	fputc('\n', f);
 	for (k = 0; k <= nshow && k < nl; k++) {
-		long long w = 0, tot = 0, cs[7] = { 0 };
+		long long w = 0, tot = 0, cs[P_BO_CATS] = { 0 };
 		char hex[32], label[80];
 
 		for (i = k; i < (k < nshow ? k + 1 : nl); i++) {
 			w += l[i].waits;
 			tot += l[i].total;
-			for (j = 0; j < 7; j++)
+			for (j = 0; j < P_BO_CATS; j++)
 				cs[j] += l[i].cat[j];
 		}
 		p_lock_label(locks, k < nshow, l[k].lock, hex, sizeof(hex), label, sizeof(label));
 		fprintf(f, "%s %s %lld %lld", hex, label, w, tot);
-		for (j = 0; j < 7; j++)
+		for (j = 0; j < P_BO_CATS; j++)
 			fprintf(f, " %lld", cs[j]);
 		fputc('\n', f);
 	}
@@ -3113,7 +3115,7 @@ static int p_blocked_on(struct pctx *c, struct pevent *e, json_object *locks)
 		"set title 'schedlab blocked_on: time waited per lock, split by what the owner did'\n"
 		"set ylabel 'us'\nset style data histograms\nset style histogram rowstacked\n"
 		"set style fill solid 0.8 border -1\nset boxwidth 0.6\nset xtics rotate by -20\nplot ");
-	for (j = 0; j < 7; j++)
+	for (j = 0; j < P_BO_CATS; j++)
 		fprintf(c->gp, "%s'blocked_on_split.dat' u %d%s t '%s'", j ? ", " : "", 5 + j,
 			j ? "" : ":xtic(2)", cat[j]);
 	fprintf(c->gp, "\nset output\n");

@@ -6,7 +6,7 @@
  * moves without it), so a few of these on one filesystem wait on each
  * other's mutex all the time.
  *
- *   rename_loop [-p USEC] DIR SECONDS [NAME]
+ *   rename_loop [-p USEC] [-l] DIR SECONDS [NAME]
  *
  * Creates DIR/a and DIR/b if missing and the empty directory DIR/a/NAME
  * (default "d<pid>"), then for SECONDS seconds (decimals allowed;
@@ -14,6 +14,10 @@
  * (the renames done) and "seconds S.SSS" (the time they took), removes its
  * directory and exits 0. -p sleeps USEC microseconds after each rename:
  * a task that keeps waking up, and preempts whatever runs on its CPU.
+ * -l also times every rename (CLOCK_MONOTONIC around the syscall: its
+ * wait on the mutex included) and prints "lat_us_p50", "lat_us_p99",
+ * "lat_us_p999" and "lat_us_max" (nearest-rank percentiles, microseconds,
+ * three decimals) after "seconds".
  * SIGINT and SIGTERM end the loop early, with the same output. Exit status
  * 2 on bad arguments, 1 if a file operation fails.
  */
@@ -21,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +53,47 @@ static int usage(const char *why)
 {
 	if (why)
 		fprintf(stderr, "rename_loop: %s\n", why);
-	fprintf(stderr, "usage: rename_loop [-p USEC] DIR SECONDS [NAME]\n");
+	fprintf(stderr, "usage: rename_loop [-p USEC] [-l] DIR SECONDS [NAME]\n");
 	return 2;
+}
+
+/* -l: every rename's duration, ns */
+static uint64_t *lat;
+static size_t nlat, caplat;
+
+static void lat_add(uint64_t ns)
+{
+	if (nlat == caplat) {
+		size_t cap = caplat ? 2 * caplat : 65536;
+		uint64_t *p = cap <= (1 << 26) ? realloc(lat, cap * sizeof(*lat)) : NULL;
+
+		if (!p)
+			return;		/* beyond 64 M samples: the first ones */
+		lat = p;
+		caplat = cap;
+	}
+	lat[nlat++] = ns;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the nearest-rank percentile @p (0 < p <= 100) of the sorted samples, us */
+static double lat_pct(double p)
+{
+	size_t rank = (size_t)(p / 100 * nlat + 0.999999);
+
+	if (!nlat)
+		return 0;
+	if (rank < 1)
+		rank = 1;
+	if (rank > nlat)
+		rank = nlat;
+	return lat[rank - 1] / 1e3;
 }
 
 /* DIR/sub, created if missing, opened as a directory; -1 on error (printed) */
@@ -76,10 +120,14 @@ int main(int argc, char **argv)
 	double secs, start, end, t;
 	char name[64];
 	long pause_us = 0;
+	int opt, timed = 0;
 	char *endp;
-	int opt;
 
-	while ((opt = getopt(argc, argv, "p:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:l")) != -1) {
+		if (opt == 'l') {
+			timed = 1;
+			continue;
+		}
 		if (opt != 'p')
 			return usage(NULL);
 		errno = 0;
@@ -131,6 +179,7 @@ int main(int argc, char **argv)
 	t = start;
 	while (!stop && t < end) {
 		int there = here == afd ? bfd : afd;
+		double t0 = timed ? now() : 0;
 
 		if (renameat(here, name, there, name)) {
 			fprintf(stderr, "rename_loop: rename %s/%s/%s -> %s/%s/%s: %s\n", dir,
@@ -139,6 +188,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		renames++;
+		if (timed)
+			lat_add((uint64_t)((now() - t0) * 1e9));
 		if (pause_us) {
 			struct timespec ts = { pause_us / 1000000, pause_us % 1000000 * 1000 };
 
@@ -151,6 +202,12 @@ int main(int argc, char **argv)
 	}
 
 	printf("renames %lld\nseconds %.3f\n", renames, t - start);
+	if (timed) {
+		qsort(lat, nlat, sizeof(*lat), cmp_u64);
+		printf("lat_us_p50 %.3f\nlat_us_p99 %.3f\nlat_us_p999 %.3f\nlat_us_max %.3f\n",
+		       lat_pct(50), lat_pct(99), lat_pct(99.9), nlat ? lat[nlat - 1] / 1e3 : 0.0);
+	}
+	free(lat);
 	if (unlinkat(here, name, AT_REMOVEDIR)) {
 		fprintf(stderr, "rename_loop: remove %s/%s/%s: %s\n", dir, from, name,
 			strerror(errno));
