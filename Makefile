@@ -13,8 +13,8 @@
 #                    suite on each stock kernel and on the lab kernel (the
 #                    companion series, patches/; also booted without proxy
 #                    execution), and the reliability suite on the debug
-#                    kernel (KERNELS="lab-debug 6.1 6.12 7 lab.a lab.b
-#                    lab.noproxy"; a series alone runs its whole suite)
+#                    kernel (KERNELS="lab-debug 6.1 6.12 7 lab:a lab:b
+#                    lab:noproxy"; a series alone runs its whole suite)
 #   make install     the schedlab command, its man page and bash completion
 #                    under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean

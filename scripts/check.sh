@@ -54,11 +54,11 @@ done
 # The guest suites, two at a time (each guest is one TCG thread: one host
 # core). Each writes to its own directory; the results are printed in
 # order once all have finished. A job is a series (its whole suite) or
-# SERIES.PART:
-#   .a, .b         the suite in two guests, t1..t6 and t7..t9 (about 8
+# SERIES:PART (a series name may have dots: 6.12):
+#   :a, :b         the suite in two guests, t1..t6 and t7..t9 (about 8
 #                  minutes each: with the debug kernel's 45 minutes, two
 #                  halves fit beside it where a whole suite would not)
-#   .noproxy       booted with sched_proxy_exec=0: the blocked_on scenarios
+#   :noproxy       booted with sched_proxy_exec=0: the blocked_on scenarios
 #                  (t80, t84) as a kernel without proxy execution shows them
 #   stock kernels: tests/guest/t*.sh
 #   lab-debug:     the reliability suite (r10: 200 load/unload cycles,
@@ -69,13 +69,13 @@ done
 tests_for() {
 	case "$1" in
 	lab-debug) echo "r[0-9]*.sh t52_*.sh" ;;
-	*.a) echo "t[1-6]*.sh" ;;
-	*.b) echo "t[7-9]*.sh" ;;
-	*.noproxy) echo "t80_*.sh t84_*.sh" ;;
+	*:a) echo "t[1-6]*.sh" ;;
+	*:b) echo "t[7-9]*.sh" ;;
+	*:noproxy) echo "t80_*.sh t84_*.sh" ;;
 	*) echo "t*.sh" ;;
 	esac
 }
-append_for() { case "$1" in *.noproxy) echo "sched_proxy_exec=0" ;; esac; }
+append_for() { case "$1" in *:noproxy) echo "sched_proxy_exec=0" ;; esac; }
 # prepare SERIES LOG: resolve (or build) its kernel and build the module,
 # once per run: jobs of one series share it, and a module being loaded by
 # one job's guest is never rebuilt under it; prints "KVER PKGVER"
@@ -93,8 +93,8 @@ prepare() {
 	cat "$out/prepared-$s"
 }
 guest_job() {	# guest_job JOB DIR: build, boot, test; DIR/{name,rc,build.log}
-	local job=$1 s=${1%%.*} res=$2 kver pkgver info rc part="" prc
-	[ "$s" = "$job" ] || part=" (${job#*.}: $(tests_for "$job") $(append_for "$job"))"
+	local job=$1 s=${1%%:*} res=$2 kver pkgver info rc part="" prc
+	[ "$s" = "$job" ] || part=" (${job#*:}: $(tests_for "$job") $(append_for "$job"))"
 	mkdir -p "$res"
 	prepare "$s" "$res/build.log" >"$res/prepared"
 	prc=$?
@@ -127,11 +127,11 @@ jobs_max=${SCHEDLAB_GUEST_JOBS:-2}
 for s in "${series[@]}"; do
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
 	echo "=== guest $s: started ($(date +%T))"
-	guest_job "$s" "$out/guest-$s" &
+	guest_job "$s" "$out/guest-${s//:/-}" &
 done
 wait
 for s in "${series[@]}"; do
-	res=$out/guest-$s
+	res=$out/guest-${s//:/-}
 	name=$(cat "$res/name" 2>/dev/null || echo "kernel $s")
 	echo "=== $name"
 	rc=$(cat "$res/rc" 2>/dev/null || echo none)

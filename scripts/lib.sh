@@ -12,7 +12,7 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # two run at a time). 'default' for the demo.
 SCHEDLAB_SERIES_ALL="lab-debug 6.1 6.12 7 lab"
 # What make check runs: guest jobs, each a series or a part of one
-# (SERIES.PART, see check.sh), in the order they start (two at a time, the
+# (SERIES:PART, see check.sh), in the order they start (two at a time, the
 # longest first).
-SCHEDLAB_CHECK_JOBS="lab-debug 6.1 6.12 7 lab.a lab.b lab.noproxy"
+SCHEDLAB_CHECK_JOBS="lab-debug 6.1 6.12 7 lab:a lab:b lab:noproxy"
 SCHEDLAB_SERIES_DEFAULT=6.12
