@@ -13,8 +13,9 @@
 # figure (proxy-ab.png), each boot's results (rROUND-off/, rROUND-on/) and
 # results.dat. -a only makes the table and the figure again from the last
 # run's boots (build/proxy-ab/runs). The files in docs/ were made with
-#   bash scripts/proxy-ab.sh -r 3 -o docs/img
-# (then docs/img/proxy-ab.md pasted into docs/proxy-ab.md).
+#   bash scripts/proxy-ab.sh -r 5
+# (build/proxy-ab/proxy-ab.png copied to docs/img/, its table into
+# docs/proxy-ab.md).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$SCHEDLAB_TOP"
