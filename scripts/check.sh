@@ -115,6 +115,9 @@ guest_job() {	# guest_job JOB DIR: build, boot, test; DIR/{name,rc,build.log}
 			export SCHEDLAB_TEST_TORTURE_S=${SCHEDLAB_TEST_TORTURE_S:-30}
 			export SCHEDLAB_TEST_TIMEOUT=${SCHEDLAB_TEST_TIMEOUT:-3000}
 		fi
+		# a stall (no console or result output) is 10 minutes; on the
+		# debug kernel one fuzzer run alone may print nothing for longer
+		SCHEDLAB_VM_STALL=${SCHEDLAB_VM_STALL:-$([ "$s" = lab-debug ] && echo 1800 || echo 600)} \
 		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 4500 || echo 1500)} \
 		SCHEDLAB_VM_APPEND="$(append_for "$job") ${SCHEDLAB_VM_APPEND:-}" \
 		bash scripts/vm-run.sh "$s" "$res/vm" tests/guest/run.sh "$KDIR/.config" "$(tests_for "$job")" \
@@ -146,7 +149,16 @@ for s in "${series[@]}"; do
 	case $rc in
 	0) ;;
 	124) sed -n '/splat/,$p' "$res/vm.log" | head -n 80; fail "$name" "kernel splat in dmesg (see above)" ;;
-	125) tail -n 40 "$res/vm/console.log" 2>/dev/null; fail "$name" "guest did not finish" ;;
+	125)
+		# the test it was in, as far as it got; then vm-run's account
+		# (a stall: the guest's stuck tasks and CPUs, see vm-run.sh)
+		cur=$(sed -n 's/^# --- //p' "$res/vm/tap.txt" 2>/dev/null | tail -n1)
+		if [ -n "$cur" ] && [ -f "$res/vm/$cur.log" ]; then
+			echo "# $cur, unfinished; the end of its output:"
+			tail -n 25 "$res/vm/$cur.log" | sed 's/^/#   /'
+		fi
+		sed -n '/did not finish/,$p' "$res/vm.log" | head -n 160
+		fail "$name" "guest did not finish" ;;
 	*) [ -f "$res/vm/tap.txt" ] || fail "$name" "guest tests exited $rc" ;;
 	esac
 done

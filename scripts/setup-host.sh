@@ -49,7 +49,7 @@ pkgs=(
 	dkms
 	python3
 	zstd xz-utils
-	trace-cmd libtracecmd-dev	# schedlab run: reads trace.dat
+	trace-cmd libtracecmd-dev libtraceevent-dev libtracefs-dev	# schedlab run: reads trace.dat (the -dev package does not pull its headers' own)
 	libsqlite3-dev libjson-c-dev sqlite3	# schedlab export; t92 queries with sqlite3
 	gnuplot-nox		# schedlab plot, signals-plot.sh, overutil-run.sh
 	rt-app			# overutil workloads (scripts/workloads/)

@@ -48,6 +48,32 @@ mount -t tracefs tracefs $H/sys/kernel/tracing 2>/dev/null
 mount -t cgroup2 cgroup2 $H/sys/fs/cgroup 2>/dev/null
 mkdir -p $H/run/schedlab-results
 mount -t virtiofs results $H/run/schedlab-results || { echo "schedlab-vm: cannot mount results"; poweroff -f; }
+# the kernel's text symbols (nokaslr: the addresses every boot has), for
+# the host to name the vCPUs' RIPs should the guest stall (vm-dump.py)
+grep -E ' [tTwW] ' /proc/kallsyms > $H/run/schedlab-results/kallsyms.txt
+
+# The virtiofs heartbeat. Debian 12's QEMU (7.2) drops the guest's memory
+# barriers under round-robin TCG (fixed in 8.1: "tcg: Do not elide memory
+# barriers for !CF_PARALLEL in system mode"), so now and then a virtqueue
+# notification between this guest and virtiofsd is lost, either way, and
+# the request waits for another one to move the queue. When every task
+# waits on the share, none comes: the guest sat idle for good. So a new
+# request goes to each share every 2 s, each from a process of its own
+# (one that waits does not hold up the next), run by busybox from this
+# initramfs (never from the share). One that took long is reported.
+heartbeat() {	# heartbeat PATH
+	while :; do
+		sleep 2
+		(
+			t0=$(date +%s)
+			stat -c %i "$1" >/dev/null 2>&1
+			t=$(( $(date +%s) - t0 ))
+			[ $t -lt 5 ] || echo "schedlab-vm: a virtiofs request on $1 took $t s (a lost notification, moved on by the heartbeat)" >/dev/kmsg
+		) &
+	done
+}
+heartbeat $H/usr &
+heartbeat $H/run/schedlab-results &
 
 chroot $H /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root TERM=dumb SCHEDLAB_GUEST=1 SCHEDLAB_RESULTS=/run/schedlab-results \

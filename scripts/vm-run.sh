@@ -8,8 +8,19 @@
 # whatever it writes there, plus console.log, dmesg.txt and exit-status.
 #
 # Exit status: the script's; 125 if the guest did not finish (boot failure,
-# timeout); 124 if the guest's dmesg has an oops, BUG, WARNING, lockdep,
-# KASAN or hung-task report (it is printed).
+# timeout, stall); 124 if the guest's dmesg has an oops, BUG, WARNING,
+# lockdep, KASAN or hung-task report (it is printed).
+#
+# A guest that stops making progress (neither its console nor any file in
+# RESULTS_DIR changed for SCHEDLAB_VM_STALL seconds, default 600), or that
+# reaches SCHEDLAB_VM_TIMEOUT, is not just killed: every vCPU's state
+# (QEMU's "info registers", RIPs named from the guest's kallsyms: it boots
+# nokaslr) goes to RESULTS_DIR/vcpus.txt, then an NMI makes the
+# guest panic (unknown_nmi_panic) and print every task's stack, the timers
+# and every CPU's backtrace (panic_print) to console.log. The virtiofs
+# devices run without EVENT_IDX, and vm-init.sh keeps a request going to
+# each share: QEMU 7.2's round-robin TCG loses a virtqueue notification now
+# and then (docs/design.md, "Lost virtqueue notifications").
 #
 # Environment variables named SCHEDLAB_TEST_*, SCHEDLAB_BENCH_* or SL_FUZZ_* are exported to
 # the guest script. Environment: SCHEDLAB_VM_TIMEOUT (seconds, default 1200), SCHEDLAB_VM_CPUS
@@ -36,6 +47,7 @@ info=$("$SCHEDLAB_TOP/scripts/kernels.sh" fetch "$series")
 . "$info/info"
 
 timeout_s=${SCHEDLAB_VM_TIMEOUT:-1200}
+stall_s=${SCHEDLAB_VM_STALL:-600}
 cpus=${SCHEDLAB_VM_CPUS:-2}
 mem=${SCHEDLAB_VM_MEM:-2048}
 
@@ -122,34 +134,78 @@ start_virtiofsd() {	# start_virtiofsd SOCKET SOURCE
 }
 start_virtiofsd "$run/root.sock" /
 start_virtiofsd "$run/results.sock" "$results"
-for _ in $(seq 100); do
+for _ in $(seq 300); do
 	[ -S "$run/root.sock" ] && [ -S "$run/results.sock" ] && break
 	sleep 0.1
 done
+[ -S "$run/root.sock" ] && [ -S "$run/results.sock" ] ||
+	die "virtiofsd did not start: $(cat "$run"/*.sock.log)"
 
 case "$SCHEDLAB_TOP" in *[[:space:]]*) die "the work tree path must not contain spaces: $SCHEDLAB_TOP" ;; esac
 # tsc=reliable: under round-robin TCG the vCPUs' TSCs look unsynchronised
 # to the kernel's check (6.1 then marks the TSC unstable, falls back to a
 # jiffies-granular sched_clock and hpet, and every scheduler clock becomes
 # tick-granular). The emulated TSC is in fact one host clock.
-append="console=ttyS0 panic=-1 preempt=full loglevel=6 tsc=reliable schedlab.top=$SCHEDLAB_TOP"
+# nokaslr: a stalled guest's RIPs are named from System.map (see above).
+# unknown_nmi_panic, panic_print=0x45 (tasks, timers, every CPU): what the
+# stall watcher's NMI makes the guest print.
+append="console=ttyS0 panic=-1 preempt=full loglevel=6 tsc=reliable nokaslr unknown_nmi_panic=1 panic_print=0x45 schedlab.top=$SCHEDLAB_TOP"
 append+=" $("$SCHEDLAB_TOP/scripts/kernels.sh" boot-args "$series") ${SCHEDLAB_VM_APPEND:-}"
 log "booting $KVER ($PKG $PKGVER) under QEMU/TCG (thread=${SCHEDLAB_VM_TCG_THREAD:-single}), $cpus vCPUs"
 set +e
-timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 \
+timeout -k 10 "$((timeout_s + 120))" qemu-system-x86_64 \
 	-machine q35 -accel tcg,thread="${SCHEDLAB_VM_TCG_THREAD:-single}" -cpu max -smp "$cpus" -m "$mem" \
 	-object memory-backend-memfd,id=mem,size="${mem}M",share=on -numa node,memdev=mem \
-	-chardev socket,id=vfs0,path="$run/root.sock" -device vhost-user-fs-pci,chardev=vfs0,tag=hostroot \
-	-chardev socket,id=vfs1,path="$run/results.sock" -device vhost-user-fs-pci,chardev=vfs1,tag=results \
+	-chardev socket,id=vfs0,path="$run/root.sock" -device vhost-user-fs-pci,chardev=vfs0,tag=hostroot,event_idx=off \
+	-chardev socket,id=vfs1,path="$run/results.sock" -device vhost-user-fs-pci,chardev=vfs1,tag=results,event_idx=off \
 	-kernel "$VMLINUZ" -initrd "$initrd" -append "$append" \
-	-display none -no-reboot -monitor none -serial file:"$results/console.log" \
+	-display none -no-reboot -monitor none -qmp unix:"$run/qmp.sock",server=on,wait=off \
+	-serial file:"$results/console.log" \
 	${SCHEDLAB_VM_QEMU_EXTRA:-} \
-	</dev/null >"$run/qemu.log" 2>&1
+	</dev/null >"$run/qemu.log" 2>&1 &
+qpid=$!
+pids+=("$qpid")
+stalled=
+started=$(date +%s)
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 5
+	now=$(date +%s)
+	why=
+	if [ $((now - started)) -ge "$timeout_s" ]; then
+		why="reached its timeout of $timeout_s s"
+	elif [ $((now - started)) -ge "$stall_s" ] &&
+		[ -z "$(find "$results" -newermt "@$((now - stall_s))" -print -quit 2>/dev/null)" ]; then
+		why="made no progress for $stall_s s (console and results unchanged)"
+	fi
+	[ -n "$why" ] || continue
+	stalled="the guest $why, $((now - started)) s after boot"
+	echo "vm-run: $stalled: vCPU state to vcpus.txt, NMI to the guest" >&2
+	"$SCHEDLAB_TOP/scripts/vm-dump.py" "$run/qmp.sock" "$results/kallsyms.txt" \
+		>"$results/vcpus.txt" 2>&1 || true
+	# the guest's panic output, then -no-reboot ends QEMU
+	for _ in $(seq 60); do kill -0 "$qpid" 2>/dev/null || break; sleep 1; done
+	kill "$qpid" 2>/dev/null
+	break
+done
+wait "$qpid"
 qrc=$?
 set -e
+rm -f "$results/kallsyms.txt"
 
 if [ ! -f "$results/exit-status" ]; then
-	echo "vm-run: the guest did not finish (qemu exit $qrc); console and qemu output:" >&2
+	echo "vm-run: the guest did not finish (qemu exit $qrc${stalled:+; $stalled}); console and qemu output:" >&2
+	if [ -n "$stalled" ]; then
+		# the panic's dump: the tasks that were not sleeping interruptibly
+		# (their stacks say where they wait), the CPUs' backtraces
+		sed -n '/Kernel panic/,$p' "$results/console.log" |
+			awk '/\] task:/ { keep = ($0 !~ /state:[SI] /)
+			                   if (!keep && $0 !~ /task:(kworker|ksoftirq|rcu|migration|cpuhp|idle_inject|kthreadd|pool_)/) print }
+			     /NMI backtrace for cpu|Kernel panic/ { keep = 1 }
+			     keep && !/Code:|R[A-Z0-9]+: |Hardware name|^\[[ 0-9.]+\]  \? / { print }' |
+			head -n 300 >&2
+		echo "vm-run: vCPUs (vcpus.txt):" >&2
+		grep -E '^(CPU#|RIP)' "$results/vcpus.txt" | head -n 20 >&2 || true
+	fi
 	tail -n 60 "$results/console.log" >&2 2>/dev/null || true
 	cat "$run/qemu.log" >&2
 	exit 125
