@@ -686,16 +686,25 @@ static void sample_fn(struct work_struct *work)
 
 /* --- enable / disable ---------------------------------------------------- */
 
+/*
+ * Registered in this order, unregistered in the reverse: the exit probe is
+ * attached before anything can track a task and detached after nothing
+ * can. Otherwise a task tracked by the first sched_switch could pass
+ * sched_process_exit before its probe was attached, stay hashed after its
+ * task_struct was freed, and be read by the sampler: KASAN caught exactly
+ * that (slab-use-after-free in snapshot_entry() from sample_fn()) on the
+ * debug kernel during r10's load/enable/unload cycles.
+ */
 static const struct {
 	const char *tp;
 	void *probe;
 } probes[] = {
+	{ "sched_process_exit", (void *)EXIT_PROBE },
 	{ "sched_switch", probe_sched_switch },
 #ifndef CONFIG_SCHED_INFO
 	{ "sched_wakeup", probe_sched_wakeup },
 	{ "sched_wakeup_new", probe_sched_wakeup },
 #endif
-	{ "sched_process_exit", (void *)EXIT_PROBE },
 };
 
 static void unregister_probes(int n)
@@ -765,8 +774,12 @@ fail_mem:
 
 static void signals_disable(struct sl_feature *f)
 {
-	unregister_probes(ARRAY_SIZE(probes));
+	/*
+	 * The sampler first: once the exit probe is gone, an entry may outlive
+	 * its task until forget_all().
+	 */
 	cancel_delayed_work_sync(&sample_work);
+	unregister_probes(ARRAY_SIZE(probes));
 	forget_all();
 	/* readers of the hash, then the pool's release callbacks */
 	synchronize_rcu();
