@@ -44,33 +44,39 @@ echo "=== host set-up"
 bash scripts/setup-host.sh || { fail "host set-up" "scripts/setup-host.sh failed"; }
 make -s tools || fail "host tools" "make tools failed"
 
-echo "=== host unit tests"
-for t in tests/host/test_*.sh; do
-	name=$(basename "$t" .sh)
-	bash "$t" "$SCHEDLAB_TOP/build/host/btf_layout" 2>&1 | tee "$out/$name.tap"
-	count "$out/$name.tap" "host: $name"
-done
 
 # The guest suites, two at a time (each guest is one TCG thread: one host
 # core). Each writes to its own directory; the results are printed in
 # order once all have finished. A job is a series (its whole suite) or
 # SERIES:PART (a series name may have dots: 6.12):
-#   :a, :b         the suite in two guests, t1..t6 and t7..t9 (about 8
-#                  minutes each: with the debug kernel's 45 minutes, two
-#                  halves fit beside it where a whole suite would not)
+#   (none)         the whole suite, tests/guest/t*.sh (7: the newest
+#                  stock kernel)
+#   :core          the suite but for the long workload, scale and command
+#                  tests that do not depend on the kernel's version (t82
+#                  renames, t83 10,000 threads, t91 recording, t92 export:
+#                  about 7 minutes a kernel), which run on 7 and the lab
+#                  kernel (6.1, 6.12); t90 (every report's JSON) and t95
+#                  (the demo) stay on every kernel
+#   :a, :b         the lab kernel's suite in two guests, t1..t6 (but t52,
+#                  which lab-debug:fuzz runs on the same source) and
+#                  t7..t8 (the command tests run on 7, the same 7.3 source)
 #   :noproxy       booted with sched_proxy_exec=0: the blocked_on scenarios
 #                  (t80, t84) as a kernel without proxy execution shows them
-#   stock kernels: tests/guest/t*.sh
-#   lab-debug:     the reliability suite (r10: 200 load/unload cycles,
-#                  r30: lock torture, t52 with 10,000 operations per
-#                  interface as root and as nobody), under KASAN, lockdep,
-#                  UBSAN, kmemleak; first, being the longest (about 50
-#                  minutes: t52 alone about 30)
+#   lab-debug:r    the reliability suite under KASAN, lockdep, UBSAN,
+#                  kmemleak: r10 (200 load/enable-all/unload cycles under
+#                  load) and r30 (lock torture)
+#   lab-debug:fuzz t52 with 10,000 operations per interface as root and as
+#                  nobody, on the debug kernel
+# The jobs are listed longest first (SCHEDLAB_CHECK_JOBS): the two debug
+# halves take about 40 and 25 minutes, 7 about 24, a :core lane 17, the
+# lab halves 10 and 7.
 tests_for() {
 	case "$1" in
-	lab-debug) echo "r[0-9]*.sh t52_*.sh" ;;
-	*:a) echo "t[1-6]*.sh" ;;
-	*:b) echo "t[7-9]*.sh" ;;
+	*:r) echo "r[0-9]*.sh" ;;
+	*:fuzz) echo "t52_*.sh" ;;
+	*:core) echo "t[1-7]*.sh t80_*.sh t81_*.sh t84_*.sh t90_*.sh t95_*.sh" ;;
+	*:a) echo "t[1-4]*.sh t50_*.sh t51_*.sh t6*.sh" ;;
+	*:b) echo "t7*.sh t8*.sh" ;;
 	*:noproxy) echo "t80_*.sh t84_*.sh" ;;
 	*) echo "t*.sh" ;;
 	esac
@@ -112,13 +118,15 @@ guest_job() {	# guest_job JOB DIR: build, boot, test; DIR/{name,rc,build.log}
 		. "$info/info"
 		if [ "$s" = lab-debug ]; then
 			export SL_FUZZ_OPS=${SL_FUZZ_OPS:-10000}
-			export SCHEDLAB_TEST_TORTURE_S=${SCHEDLAB_TEST_TORTURE_S:-30}
+			export SL_FUZZ_CONCURRENT_S=${SL_FUZZ_CONCURRENT_S:-30}
+			export SL_FUZZ_DEADLINE_OPS=${SL_FUZZ_DEADLINE_OPS:-1000}
+			export SCHEDLAB_TEST_TORTURE_S=${SCHEDLAB_TEST_TORTURE_S:-15}
 			export SCHEDLAB_TEST_TIMEOUT=${SCHEDLAB_TEST_TIMEOUT:-3000}
 		fi
 		# a stall (no console or result output) is 10 minutes; on the
 		# debug kernel one fuzzer run alone may print nothing for longer
 		SCHEDLAB_VM_STALL=${SCHEDLAB_VM_STALL:-$([ "$s" = lab-debug ] && echo 1800 || echo 600)} \
-		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 4500 || echo 1500)} \
+		SCHEDLAB_VM_TIMEOUT=${SCHEDLAB_VM_TIMEOUT:-$([ "$s" = lab-debug ] && echo 4500 || echo 2700)} \
 		SCHEDLAB_VM_APPEND="$(append_for "$job") ${SCHEDLAB_VM_APPEND:-}" \
 		bash scripts/vm-run.sh "$s" "$res/vm" tests/guest/run.sh "$KDIR/.config" "$(tests_for "$job")" \
 			>"$res/vm.log" 2>&1
@@ -127,11 +135,27 @@ guest_job() {	# guest_job JOB DIR: build, boot, test; DIR/{name,rc,build.log}
 	echo "$rc" >"$res/rc"
 }
 jobs_max=${SCHEDLAB_GUEST_JOBS:-2}
-for s in "${series[@]}"; do
+launch() {	# launch JOB: start it in the background, once a slot is free
 	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
-	echo "=== guest $s: started ($(date +%T))"
-	guest_job "$s" "$out/guest-${s//:/-}" &
+	echo "=== guest $1: started ($(date +%T))"
+	guest_job "$1" "$out/guest-${1//:/-}" &
+}
+# The first (longest) guest starts now: the host tests are mostly one
+# process at a time, and the other core would wait for them (about 3 to 6
+# minutes).
+next=0
+if [ ${#series[@]} -gt 0 ] && [ "$jobs_max" -gt 1 ]; then
+	launch "${series[0]}"
+	next=1
+fi
+echo "=== host unit tests"
+for t in tests/host/test_*.sh; do
+	name=$(basename "$t" .sh)
+	bash "$t" "$SCHEDLAB_TOP/build/host/btf_layout" 2>&1 | tee "$out/$name.tap"
+	count "$out/$name.tap" "host: $name"
 done
+echo "=== host unit tests: done ($(date +%T))"
+for s in "${series[@]:next}"; do launch "$s"; done
 wait
 for s in "${series[@]}"; do
 	res=$out/guest-${s//:/-}

@@ -45,7 +45,23 @@ ok "[ $rc = 0 ] && grep -q '^ok - $cycles load/unload cycles' /tmp/reload.out" \
 	"$cycles load/enable-all/unload cycles under load, every tenth with the trace events on and every report read"
 ok "grep -q '^ok - .* report reads, 0 errors' /tmp/reload.out" "every report read without an error"
 ok 'kill -0 $ctx' "context-switch load still running"
+if loaded; then
+	# sl_reload gave up: who holds it (a leaked reference if nobody)
+	diag "schedlab still loaded, refcnt $(</sys/module/schedlab/refcnt); processes with its files open:"
+	for fd in $(find /proc/[0-9]*/fd \( -lname '*dlparams*' -o -lname '*schedlab*' \) 2>/dev/null); do
+		p=${fd#/proc/}; p=${p%%/*}
+		diag "  pid $p ($(<"/proc/$p/comm")): $fd"
+	done
+	for m in $(grep -l dlparams /proc/[0-9]*/maps 2>/dev/null); do
+		p=${m#/proc/}; p=${p%%/*}
+		diag "  pid $p ($(<"/proc/$p/comm")): /dev/dlparams mapped"
+	done
+fi
 kill $ctx "${mappers[@]}" 2>/dev/null; wait $ctx "${mappers[@]}" 2>/dev/null
+if loaded; then
+	# once the loads have ended, nothing may hold it
+	for _ in $(seq 30); do rmmod schedlab 2>/dev/null && break; sleep 1; done
+fi
 cat /tmp/mapper1.out | sed 's/^/# /'
 ok "! grep -q '^not ok' /tmp/mapper1.out" "the mappers saw only their own pages"
 # the storm stops at unload of the driver

@@ -6,9 +6,10 @@
 # operations unchecked but concurrent, from root and nobody, while
 # features are enabled and disabled and the module unloaded and loaded.
 # SL_FUZZ_OPS (default 3000) operations per interface and run, the
-# SCHED_DEADLINE run at most 3000 (its thread gets half a CPU: with 10,000
-# on the debug kernel it alone took over 20 minutes); SL_FUZZ_SEED replays
-# a run (each run prints its seed).
+# SCHED_DEADLINE run at most SL_FUZZ_DEADLINE_OPS (default 3000: its thread
+# gets half a CPU, and with 10,000 on the debug kernel it alone took over
+# 20 minutes); SL_FUZZ_CONCURRENT_S (default 60) seconds of the concurrent
+# run; SL_FUZZ_SEED replays a run (each run prints its seed).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +32,8 @@ echo 1 > $SYS/dlparams/enabled
 before=$(state)
 for run in "root:" "root-deadline:-d" "nobody:-u 65534"; do
 	who=${run%%:*} opt=${run#*:} n=$ops
-	[ "$who" = root-deadline ] && [ "$n" -gt 3000 ] && n=3000
+	dl_max=${SL_FUZZ_DEADLINE_OPS:-3000}
+	[ "$who" = root-deadline ] && [ "$n" -gt "$dl_max" ] && n=$dl_max
 	diag "--- strict, $who ($n operations per interface)"
 	t0=$(date +%s)
 	out=$("$FUZZ" -s $seed -n $n $opt sysfs debugfs dlparams 2>&1); rc=$?

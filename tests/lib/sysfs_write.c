@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysfs_write PATH VALUE...: write each VALUE to PATH, one open() and one
- * write() call each, exactly those bytes (the empty string is a real
- * zero-length write), and print one line per value: "ok" or the errno's
- * name, e.g. "EINVAL". VALUE may be @N: N bytes of '9'.
+ * sysfs_write [-u UID] PATH VALUE...: write each VALUE to PATH, one open()
+ * and one write() call each, exactly those bytes (the empty string is a
+ * real zero-length write), and print one line per value: "ok" or the
+ * errno's name, e.g. "EINVAL". VALUE may be @N: N bytes of '9'. -u: first
+ * drop to that uid and gid, no supplementary groups, working directory /
+ * (what setpriv would do, without a second program start).
  * What the guest tests use to write sysfs files (a program start costs
  * far less than a Python interpreter's under emulation).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +32,20 @@ int main(int argc, char **argv)
 {
 	int i;
 
+	if (argc > 2 && !strcmp(argv[1], "-u")) {
+		char *end;
+		long uid = strtol(argv[2], &end, 10);
+
+		if (*end || uid < 0 || setgroups(0, NULL) || setgid(uid) || setuid(uid) ||
+		    chdir("/")) {
+			perror("sysfs_write: -u");
+			return 2;
+		}
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: sysfs_write PATH VALUE...\n");
+		fprintf(stderr, "usage: sysfs_write [-u UID] PATH VALUE...\n");
 		return 2;
 	}
 	for (i = 2; i < argc; i++) {
