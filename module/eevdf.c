@@ -234,6 +234,24 @@ static inline void *cpu_cfs_rq(int cpu)
 	return SL_PTR(sl_cpu_rq(cpu), rq__cfs);
 }
 
+/*
+ * The entity that will be curr of its runqueue at the next pick: the
+ * donor's (rq->donor, the scheduling context) where the kernel has proxy
+ * execution, which may be another task than next (next runs on its
+ * behalf, and is prev at that pick); else next's. Called under the
+ * runqueue's lock at the switch; the pointer is only compared later.
+ */
+static inline void *switch_pick_curr(struct task_struct *next, int cpu)
+{
+#if SL_HAS_rq__donor
+	struct task_struct *donor = (struct task_struct *)SL_READ(sl_cpu_rq(cpu), rq__donor);
+
+	if (donor)
+		return task_se(donor);
+#endif
+	return task_se(next);
+}
+
 #endif /* EV_HAVE */
 
 /* --- parameters, state ---------------------------------------------------- */
@@ -251,6 +269,7 @@ struct ev_stats {
 	u64 truncated;		/* walks cut at EV_MAX_WALK */
 	u32 check_ctr;
 	u32 sample_ctr;
+	void *pick_curr;	/* switch_pick_curr() at the last switch (compared only) */
 };
 
 /* one kept violation */
@@ -681,11 +700,13 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 	int cpu = smp_processor_id();
 	struct eevdf_model m;
 	bool sample, prev_fair;
-	void *se, *cfs;
+	void *se, *cfs, *pick_curr;
 	int level, np = 0, i;
 	u32 bits;
 
 	st->switches++;
+	pick_curr = st->pick_curr;
+	st->pick_curr = switch_pick_curr(next, cpu);
 	prev_fair = READ_ONCE(prev->sched_class) == fair_class;
 	if (!prev_fair && READ_ONCE(next->sched_class) != fair_class)
 		return;
@@ -723,6 +744,14 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 		for (i = 0; i < np; i++)
 			if (prev_anc[i] == se)
 				exempt = true;	/* curr at the pick: run to parity */
+		/*
+		 * Under proxy execution curr at the pick was the donor's
+		 * entity, not prev's: an owner that ran as a waiter's proxy
+		 * hands the CPU back, and run to parity keeps the waiter (the
+		 * lab kernel: bash kept before a kworker's earlier deadline).
+		 */
+		if (se == pick_curr && level == 0)
+			exempt = true;
 		/*
 		 * A buddy may be picked before the earliest deadline: the
 		 * wakeup buddy (NEXT_BUDDY), a group entity (a task that

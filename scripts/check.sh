@@ -51,32 +51,39 @@ make -s tools || fail "host tools" "make tools failed"
 # SERIES:PART (a series name may have dots: 6.12):
 #   (none)         the whole suite, tests/guest/t*.sh (7: the newest
 #                  stock kernel)
-#   :core          the suite but for the long workload, scale and command
-#                  tests that do not depend on the kernel's version (t82
-#                  renames, t83 10,000 threads, t91 recording, t92 export:
-#                  about 7 minutes a kernel), which run on 7 and the lab
-#                  kernel (6.1, 6.12); t90 (every report's JSON) and t95
+#   :core          (6.1, 6.12) the suite but for four long tests (about 7
+#                  minutes a kernel) that run on 7 and lab:hooks: t82
+#                  renames and t83 10,000 threads (workloads), t91
+#                  recording and t92 export (the command, whose kernel
+#                  side t90 checks); t90 (every report's JSON) and t95
 #                  (the demo) stay on every kernel
-#   :a, :b         the lab kernel's suite in two guests, t1..t6 (but t52,
-#                  which lab-debug:fuzz runs on the same source) and
-#                  t7..t8 (the command tests run on 7, the same 7.3 source)
+#   :hooks         the lab kernel: what the series changes (t10 status,
+#                  t62 perf's drive=sum through the effective-util hook,
+#                  t65 eevdf under proxy execution, t7x overutil with the
+#                  kernel's own flag and drive, t8x blocked_on with proxy
+#                  execution); the rest of the suite runs on 7, the same
+#                  7.3 source without the series, and t52 on lab-debug
+#   :a, :b         the lab kernel's whole suite in two guests (t1..t6,
+#                  t7..t9; not in the default jobs)
 #   :noproxy       booted with sched_proxy_exec=0: the blocked_on scenarios
 #                  (t80, t84) as a kernel without proxy execution shows them
-#   lab-debug:r    the reliability suite under KASAN, lockdep, UBSAN,
-#                  kmemleak: r10 (200 load/enable-all/unload cycles under
-#                  load) and r30 (lock torture)
-#   lab-debug:fuzz t52 with 10,000 operations per interface as root and as
-#                  nobody, on the debug kernel
+#   lab-debug:reload  the reliability suite under KASAN, lockdep, UBSAN,
+#                  kmemleak, part 1: r10 (200 load/enable-all/unload
+#                  cycles under load, about 33 minutes)
+#   lab-debug:stress  part 2: r30 (lock torture) and t52 with 10,000
+#                  operations per interface as root and as nobody (about
+#                  37 minutes)
 # The jobs are listed longest first (SCHEDLAB_CHECK_JOBS): the two debug
-# halves take about 40 and 25 minutes, 7 about 24, a :core lane 17, the
-# lab halves 10 and 7.
+# halves about 37 and 40 minutes with their boots, 7 about 25, a :core
+# lane 17, lab:hooks 12, lab:noproxy 4.
 tests_for() {
 	case "$1" in
-	*:r) echo "r[0-9]*.sh" ;;
-	*:fuzz) echo "t52_*.sh" ;;
+	*:reload) echo "r10_*.sh" ;;
+	*:stress) echo "r30_*.sh t52_*.sh" ;;
+	*:hooks) echo "t10_*.sh t62_*.sh t65_*.sh t7*.sh t8*.sh" ;;
 	*:core) echo "t[1-7]*.sh t80_*.sh t81_*.sh t84_*.sh t90_*.sh t95_*.sh" ;;
-	*:a) echo "t[1-4]*.sh t50_*.sh t51_*.sh t6*.sh" ;;
-	*:b) echo "t7*.sh t8*.sh" ;;
+	*:a) echo "t[1-6]*.sh" ;;
+	*:b) echo "t[7-9]*.sh" ;;
 	*:noproxy) echo "t80_*.sh t84_*.sh" ;;
 	*) echo "t*.sh" ;;
 	esac
