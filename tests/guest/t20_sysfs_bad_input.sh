@@ -106,6 +106,6 @@ is "$($LOAD_MODULE "$KO" enable=no_such_feature)" EINVAL "load with enable=no_su
 ok '! loaded && [ ! -e $SYS ]' "and leaves nothing loaded"
 ok 'dmesg | grep -q "unknown feature .no_such_feature."' "dmesg names the unknown feature"
 is "$($LOAD_MODULE "$KO" enable=,cpu_signals,)" ok "load with enable=,cpu_signals, (empty names ignored)"
-is "$(<$SYS/cpu_signals/enabled 2>/dev/null)" 1 "cpu_signals enabled at load"
+is "$(cat $SYS/cpu_signals/enabled 2>/dev/null)" 1 "cpu_signals enabled at load"
 unload
 done_testing
