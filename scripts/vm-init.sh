@@ -49,8 +49,10 @@ mount -t cgroup2 cgroup2 $H/sys/fs/cgroup 2>/dev/null
 mkdir -p $H/run/schedlab-results
 mount -t virtiofs results $H/run/schedlab-results || { echo "schedlab-vm: cannot mount results"; poweroff -f; }
 # the kernel's text symbols (nokaslr: the addresses every boot has), for
-# the host to name the vCPUs' RIPs should the guest stall (vm-dump.py)
-grep -E ' [tTwW] ' /proc/kallsyms > $H/run/schedlab-results/kallsyms.txt
+# the host to name the vCPUs' RIPs should the guest stall (vm-dump.py),
+# unless the host found them in the kernel's System.map (vm-run.sh)
+[ -s $H/run/schedlab-results/kallsyms.txt ] ||
+	grep -E ' [tTwW] ' /proc/kallsyms > $H/run/schedlab-results/kallsyms.txt
 
 # The virtiofs heartbeat. Debian 12's QEMU (7.2) drops the guest's memory
 # barriers under round-robin TCG (fixed in 8.1: "tcg: Do not elide memory

@@ -114,6 +114,14 @@ results=$(cd "$results" && pwd)
 	done
 	printf 'exec bash'; printf ' %q' "$@"; printf '\n'
 } >"$results/cmd.sh"
+# The kernel's text symbols, for vm-dump.py should the guest stall: from
+# the System.map of the kernels built here (nokaslr makes its addresses
+# the run-time ones; Debian's packages ship a placeholder); otherwise
+# vm-init.sh copies them from /proc/kallsyms, which took the debug kernel
+# more than two minutes of every boot.
+if [ -s "$KDIR/System.map" ]; then
+	grep -E ' [tTwW] ' "$KDIR/System.map" >"$results/kallsyms.txt" || rm -f "$results/kallsyms.txt"
+fi
 
 run=$(mktemp -d /tmp/schedlab-vm.XXXXXX)
 pids=()

@@ -58,7 +58,7 @@ for _ in $(seq 1200); do [ -s "$tmp/ready" ] && break; sleep 0.1; done
 ok "[ -s $tmp/ready ]" "$NUSER user threads started ($(( $(date +%s) - t0 )) s)"
 
 # the kernel's count of waits on the driver's locks, from the run's start
-is "$($SYSFS_WRITE $TD/cmd "scale 1 1 1")" EINVAL "driver: a scale run with one worker is refused"
+is "$($SYSFS_WRITE $TD/cmd "scale 2 3 1")" EINVAL "driver: a scale run with a lock of one worker is refused"
 is "$($SYSFS_WRITE $TD/cmd "scale 4097 8194 1000")" EINVAL "driver: more than 4096 locks refused"
 is "$($SYSFS_WRITE $BD/reset 1)" ok "blocked_on statistics reset"
 s0=$(<$BD/stats)
@@ -152,10 +152,14 @@ diag "blocked_on: end_locked $(d end_locked) end_lockless $(d end_lockless) sche
 diag "signals: $(grep -E '^(tracked|max_tasks|dropped|dequeues|samples) ' <<<"$sig" | tr '\n' ' ')"
 diag "reports: $reads reads while it ran (the longest $read_max_ms ms, $read_fail failed); $after_reads after it, the longest $after_max_ms ms; signals tasks report $(wc -l <"$tmp/report.tasks") lines"
 diag "memory: schedlab's vmalloc areas $((vm0 / 1024)) KiB at enable, $((vm_peak / 1024)) KiB after the run; MemAvailable fell by at most $(( (avail0 - avail_min) / 1024 )) MiB while it ran (the threads, kthreads and schedlab together)"
-# Under emulation on 2 vCPUs the driver's 2,000 kthreads reach about 5,000
-# to 11,000 waits/s (the guest is saturated: timers and wake-ups; with
-# schedlab off as well): the 10,000/s aimed at is reported, not required.
-ok "[ $rate -ge 2000 ]" "the locks are contended: $rate waits/s (aim: 10,000)"
+# Under emulation on 2 vCPUs the guest is saturated (timers and wake-ups,
+# with schedlab off as well) and the cycle rate depends on the host: the
+# 10,000 waits/s aimed at is reported, not required. The driver hands each
+# lock over only to a worker that is coming (before it did that, the two
+# workers of a lock fell into step and one CI run saw 5 waits/s): most of
+# its cycles are contended waits.
+ok "[ $rate -ge 2000 ] && [ $(( contended * 2 )) -ge $cycles ]" \
+	"the locks are contended: $rate waits/s (aim: 10,000), $contended of $cycles cycles"
 ok "[ $(d waits_ended) -ge $kernel_waits ] && [ $kernel_waits -gt 0 ]" \
 	"blocked_on ended every wait the kernel counted ($(d waits_ended) >= $kernel_waits; spinners switched out $(d spin_switched))"
 is "$(d no_room)" 0 "no wait lost for want of room"

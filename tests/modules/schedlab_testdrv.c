@@ -888,6 +888,9 @@ struct tdrv_scale_worker {
 /* one run at a time; set up and freed under tdrv_ctl_lock */
 static struct {
 	struct mutex *locks;		/* nlocks, one array: a contiguous address range */
+	atomic_t *coming;		/* nlocks: workers between announcing and taking it */
+	atomic_t *taken;		/* nlocks: acquisitions */
+	wait_queue_head_t *wq;		/* nlocks: the hand-over's two sides wait here */
 	struct tdrv_scale_worker *w;	/* nworkers */
 	unsigned int nlocks, nworkers, ms;
 	u64 start_ns;
@@ -895,28 +898,62 @@ static struct {
 } tdrv_scale;
 
 /*
- * Worker i takes lock i % nlocks, asleep 5-10 ms while holding it, then
- * sleeps 1-2 ms without it, in a loop until the run's end: the other
- * workers of the lock take it in that gap (a worker that released it
- * cannot take it straight back) and it finds it taken on its return,
- * nearly every time, and each such wait sleeps (the
- * holder is asleep: no spinning), so nearly every cycle goes through the
- * mutex slow path. Then it waits to be stopped.
+ * Worker i takes lock i % nlocks (every lock has at least two workers) and
+ * holds it, asleep, 5-10 ms and then until another worker of the lock has
+ * announced that it is coming (or the run ends); it then releases it and
+ * sleeps 1-2 ms without it, in a loop until the run's end. Timed sleeps
+ * alone are not enough: in a loaded guest the wake-up latency dominates
+ * both sleeps, the two workers of a lock fall into step, each taking it
+ * while the other is away, and one CI run saw 218 contended cycles in a
+ * million. A hand-over bounded at 100 ms did not help either: a saturated
+ * guest (2,000 kthreads, 8,000 threads) woke workers hundreds of ms late.
+ * The releasing worker comes back only once the one it released it for
+ * has taken it: a woken waiter can be slower to run than the releaser's
+ * 1-2 ms, which would otherwise take the lock straight back, uncontended
+ * (half the cycles on the lab kernel). Both sides wait on the lock's wait
+ * queue, woken by the other (polling would add to the load). Nearly every
+ * cycle is then a contended wait, and as the holder is asleep the wait
+ * sleeps too (no spinning): it goes through the mutex slow path. Then the
+ * worker waits to be stopped.
  */
+static bool tdrv_scale_over(u64 end)
+{
+	return ktime_get_ns() >= end || kthread_should_stop() || READ_ONCE(tdrv_aborting);
+}
+
 static int tdrv_scale_fn(void *arg)
 {
 	struct tdrv_scale_worker *w = arg;
-	struct mutex *m = &tdrv_scale.locks[(w - tdrv_scale.w) % tdrv_scale.nlocks];
+	unsigned int lock = (w - tdrv_scale.w) % tdrv_scale.nlocks;
+	struct mutex *m = &tdrv_scale.locks[lock];
+	atomic_t *coming = &tdrv_scale.coming[lock];
+	atomic_t *taken = &tdrv_scale.taken[lock];
+	wait_queue_head_t *wq = &tdrv_scale.wq[lock];
 	u64 end = tdrv_scale.start_ns + (u64)tdrv_scale.ms * NSEC_PER_MSEC;
+	int mine;
 
-	while (ktime_get_ns() < end && !kthread_should_stop() && !READ_ONCE(tdrv_aborting)) {
+	while (!tdrv_scale_over(end)) {
+		atomic_inc(coming);
 		if (!mutex_trylock(m)) {
+			wake_up(wq);	/* the holder */
 			WRITE_ONCE(w->contended, w->contended + 1);
 			mutex_lock(m);
 		}
+		mine = atomic_inc_return(taken);
+		atomic_dec(coming);
+		wake_up(wq);	/* the worker that released it */
 		usleep_range(5000, 10000);
+		/* (the timeout: to see the run's end) */
+		while (!atomic_read(coming) && !tdrv_scale_over(end))
+			wait_event_idle_timeout(*wq, atomic_read(coming) ||
+						kthread_should_stop() ||
+						READ_ONCE(tdrv_aborting), HZ / 10);
 		mutex_unlock(m);
 		WRITE_ONCE(w->cycles, w->cycles + 1);
+		while (atomic_read(taken) == mine && !tdrv_scale_over(end))
+			wait_event_idle_timeout(*wq, atomic_read(taken) != mine ||
+						kthread_should_stop() ||
+						READ_ONCE(tdrv_aborting), HZ / 10);
 		usleep_range(1000, 2000);
 	}
 	atomic_dec(&tdrv_scale.running);
@@ -941,8 +978,14 @@ static void tdrv_scale_free(void)
 		mutex_destroy(&tdrv_scale.locks[i]);
 	kvfree(tdrv_scale.w);
 	kvfree(tdrv_scale.locks);
+	kvfree(tdrv_scale.coming);
+	kvfree(tdrv_scale.taken);
+	kvfree(tdrv_scale.wq);
 	tdrv_scale.w = NULL;
 	tdrv_scale.locks = NULL;
+	tdrv_scale.coming = NULL;
+	tdrv_scale.taken = NULL;
+	tdrv_scale.wq = NULL;
 	tdrv_scale.nlocks = 0;
 	tdrv_scale.nworkers = 0;
 	tdrv_scale.start_ns = 0;
@@ -982,23 +1025,30 @@ static int tdrv_scale_cmd(char *buf)
 	if (tdrv_token(&buf) || kstrtouint(a[0], 10, &nlocks) ||
 	    kstrtouint(a[1], 10, &nworkers) || kstrtouint(a[2], 10, &ms))
 		return -EINVAL;
-	if (!nlocks || nlocks > TDRV_SCALE_MAX_LOCKS || nworkers < 2 ||
+	/* two workers per lock at least: a lone holder has no one to wait for */
+	if (!nlocks || nlocks > TDRV_SCALE_MAX_LOCKS || nworkers < 2 * nlocks ||
 	    nworkers > TDRV_SCALE_MAX_WORKERS || !ms || ms > TDRV_SCALE_MAX_MS)
 		return -EINVAL;
 	if (atomic_read(&tdrv_scale.running))
 		return -EBUSY;
 	tdrv_scale_free();
 	tdrv_scale.locks = kvcalloc(nlocks, sizeof(*tdrv_scale.locks), GFP_KERNEL);
+	tdrv_scale.coming = kvcalloc(nlocks, sizeof(*tdrv_scale.coming), GFP_KERNEL);
+	tdrv_scale.taken = kvcalloc(nlocks, sizeof(*tdrv_scale.taken), GFP_KERNEL);
+	tdrv_scale.wq = kvcalloc(nlocks, sizeof(*tdrv_scale.wq), GFP_KERNEL);
 	tdrv_scale.w = kvcalloc(nworkers, sizeof(*tdrv_scale.w), GFP_KERNEL);
-	if (!tdrv_scale.locks || !tdrv_scale.w) {
+	if (!tdrv_scale.locks || !tdrv_scale.coming || !tdrv_scale.taken || !tdrv_scale.wq ||
+	    !tdrv_scale.w) {
 		tdrv_scale_free();
 		return -ENOMEM;
 	}
 	tdrv_scale.nlocks = nlocks;
 	tdrv_scale.nworkers = nworkers;
 	tdrv_scale.ms = ms;
-	for (i = 0; i < nlocks; i++)
+	for (i = 0; i < nlocks; i++) {
 		mutex_init(&tdrv_scale.locks[i]);
+		init_waitqueue_head(&tdrv_scale.wq[i]);
+	}
 	for (i = 0; i < nworkers; i++) {
 		struct task_struct *t = kthread_create(tdrv_scale_fn, &tdrv_scale.w[i],
 						       "tdscale%u", i);
