@@ -69,13 +69,13 @@ make -s tools || fail "host tools" "make tools failed"
 #                  (t80, t84) as a kernel without proxy execution shows them
 #   lab-debug:reload  the reliability suite under KASAN, lockdep, UBSAN,
 #                  kmemleak, part 1: r10 (200 load/enable-all/unload
-#                  cycles under load, about 33 minutes)
+#                  cycles under load, about 21 minutes)
 #   lab-debug:stress  part 2: r30 (lock torture) and t52 with 10,000
 #                  operations per interface as root and as nobody (about
-#                  37 minutes)
+#                  26 minutes)
 # The jobs are listed longest first (SCHEDLAB_CHECK_JOBS): the two debug
-# halves about 37 and 40 minutes with their boots, 7 about 25, a :core
-# lane 17, lab:hooks 12, lab:noproxy 4.
+# halves about 30 and 23 minutes with their boots, 7 about 22, a :core
+# lane 15, lab:hooks 10, lab:noproxy 2 (2026-12-06: 3,587 s in all).
 tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;
