@@ -181,15 +181,18 @@ for s in "${series[@]}"; do
 	0) ;;
 	124) sed -n '/splat/,$p' "$res/vm.log" | head -n 80; fail "$name" "kernel splat in dmesg (see above)" ;;
 	125)
-		# the test it was in, as far as it got; then vm-run's account
-		# (a stall: the guest's stuck tasks and CPUs, see vm-run.sh)
+		# vm-run's account (a stall: the guest's stuck tasks and CPUs,
+		# see vm-run.sh); then, nearest the failure line where a
+		# shortened log keeps it, the test it was in, as far as it got,
+		# and what each CPU and each stuck task was doing
+		sed -n '/did not finish/,$p' "$res/vm.log" | head -n 160
 		cur=$(sed -n 's/^# --- //p' "$res/vm/tap.txt" 2>/dev/null | tail -n1)
 		if [ -n "$cur" ] && [ -f "$res/vm/$cur.log" ]; then
 			echo "# $cur, unfinished; the end of its output:"
-			tail -n 25 "$res/vm/$cur.log" | sed 's/^/#   /'
+			tail -n 12 "$res/vm/$cur.log" | sed 's/^/#   /'
 		fi
-		sed -n '/did not finish/,$p' "$res/vm.log" | head -n 160
-		fail "$name" "guest did not finish" ;;
+		bash scripts/vm-stall-summary.sh "$res/vm"
+		fail "$name" "guest did not finish${cur:+ (in $cur)}" ;;
 	*) [ -f "$res/vm/tap.txt" ] || fail "$name" "guest tests exited $rc" ;;
 	esac
 done

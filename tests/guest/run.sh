@@ -17,18 +17,31 @@ for t in ${2:-t*.sh}; do
 	start=$(date +%s)
 	log=${SCHEDLAB_RESULTS:-/tmp}/$t.log	# readable from the host while it runs
 	trc=0
-	# If even the kill does not end it (tasks stuck in the kernel, or the
-	# root file system stalled: then no file, the results included, can be
-	# written), the kernel's own dump of the blocked tasks and of every
-	# CPU goes to the console, which the host keeps: a watchdog started
-	# before the test, writing /proc/sysrq-trigger with a shell builtin.
+	# timeout runs the test in a process group of its own (the group's
+	# ID is timeout's PID), and kills the group at the limit.
+	timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 &
+	tpid=$!
+	# A SCHED_DEADLINE thread the kernel stranded (runnable on no run
+	# queue: see dlparams_vma.c) cannot even die of SIGKILL: once the
+	# kill had its time, the test's deadline threads left are switched
+	# to SCHED_OTHER, which lets them run and die. If even that does not
+	# end it (tasks stuck in the kernel, or the root file system stalled:
+	# then no file, the results included, can be written), the kernel's
+	# own dump of the blocked tasks and of every CPU goes to the console,
+	# which the host keeps: a watchdog writing /proc/sysrq-trigger with a
+	# shell builtin.
 	(
 		trap 'kill $! 2>/dev/null; exit 0' TERM
-		sleep $((limit + 30)) & wait $!
+		sleep $((limit + 15)) & wait $!
+		for tid in $(ps -eLo tid=,pgid=,cls= | awk -v g="$tpid" '$2 == g && $3 == "DLN" { print $1 }'); do
+			chrt -o -p 0 "$tid" 2>/dev/null &&
+				echo "# run.sh: thread $tid ($(cat /proc/$tid/comm 2>/dev/null)) still SCHED_DEADLINE after the kill: switched to SCHED_OTHER" >>"$log"
+		done
+		sleep 15 & wait $!
 		echo w >/proc/sysrq-trigger; echo l >/proc/sysrq-trigger
 	) &
 	wd=$!
-	timeout -k 10 "$limit" bash "$t" >"$log" 2>&1 || trc=$?
+	wait $tpid || trc=$?
 	kill $wd 2>/dev/null; wait $wd 2>/dev/null
 	[ $trc = 0 ] || rc=1
 	# A test that hangs, dies, or stops short of its plan fails here: the

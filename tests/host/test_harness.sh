@@ -9,7 +9,8 @@
 #    the per-lock lines from bpftrace's maps; SIGTERM to a wrapper started
 #    in the background (SIGINT ignored) stops a bpftrace that has not yet
 #    installed its handler; one that ignores SIGINT is killed after
-#    MUTEX_WAITS_STOP_GRACE; a bad MUTEX_WAITS_STOP_GRACE starts nothing.
+#    MUTEX_WAITS_STOP_GRACE; a bad MUTEX_WAITS_STOP_GRACE starts nothing;
+#  - scripts/vm-stall-summary.sh on a crafted panic dump.
 . "$(dirname "$0")/../lib/host_c.sh"	# strict mode, TAP, cd to the top, $tmp
 
 # --- tests/guest/run.sh
@@ -151,4 +152,56 @@ ok "[ ! -s '$tmp/mw.out' ] && ! grep -q 'mutex_waits.sh: attached' '$tmp/mw.err'
 FAKE_BPFTRACE=maps MUTEX_WAITS_STOP_GRACE=1m PATH=$tmp/bin:$PATH bash "$MW" >/dev/null 2>"$tmp/mw.err"
 is "$?" 2 "mutex_waits.sh: MUTEX_WAITS_STOP_GRACE=1m is refused (status 2)"
 ok "[ ! -s '$FAKE_LOG' ] && grep -q 'not a number' '$tmp/mw.err'" "mutex_waits.sh: ... before bpftrace starts, with a message"
+# --- scripts/vm-stall-summary.sh: a stalled guest in a few lines, from a
+# panic dump in the two formats seen (with and without the printk caller)
+st=$tmp/stall
+mkdir -p "$st"
+cat >"$st/console.log" <<'EOF'
+[  100.000000] ok before the stall
+[  207.366423] Kernel panic - not syncing: NMI: Not continuing
+[  207.366500] Call Trace:
+[  207.366600]  <NMI>
+[  207.366700]  vpanic+0x2de/0x340
+[  207.366800]  </NMI>
+[  207.402251] NMI backtrace for cpu 1
+[  207.402300] RIP: 0010:pv_native_safe_halt+0xf/0x20
+[  207.402400] Code: 22 d7 c3 cc
+[  207.402500]  ? pv_native_safe_halt+0xf/0x20
+[  207.402600]  <TASK>
+[  207.402700]  default_idle+0x9/0x20
+[  207.402800]  do_idle+0x26b/0x2a0
+[  207.402900]  </TASK>
+[  207.409508][    T1] task:init            state:S stack:0     pid:1     tgid:1     ppid:0      task_flags:0x400100 flags:0x00080000
+[  207.409600][    T1]  schedule+0x28/0xa0
+[  207.588482][    C0] task:dlparams_vma    state:R  running task     stack:0     pid:1813  tgid:1813  ppid:1812   task_flags:0x400100 flags:0x00080000
+[  207.589049][    C0]  <TASK>
+[  207.589119][    C0]  __schedule+0x52a/0x1080
+[  207.589253][    C0]  ? update_curr+0x1/0x2
+[  207.589377][    C0]  preempt_schedule+0x31/0x50
+[  207.589528][    C0]  __sched_setscheduler+0x963/0xd10
+[  207.592754][    C0] RIP: 0033:0x7f298a1d3829
+[  207.594256][    C0]  </TASK>
+[  207.594300] task:cat             state:D stack:0     pid:200   tgid:200   ppid:1     task_flags:0x0 flags:0x0
+[  207.594400]  __schedule+0x1/0x2
+[  207.594500]  io_schedule+0x1/0x2
+[  207.594518] Sched Debug Version: v0.11, 7.3.4+deb13-amd64 #1
+EOF
+cat >"$st/vcpus.txt" <<'EOF'
+CPU#0
+RIP=ffffffff821b8d0f RFL=00000212 [----A--] CPL=0 II=0 A20=1 SMM=0 HLT=1
+RIP names pv_native_safe_halt+0xf
+CPU#1
+RIP=ffffffff81000000 RFL=00000212 [----A--] CPL=0 II=0 A20=1 SMM=0 HLT=0
+RIP names queued_spin_lock_slowpath+0x2fb
+EOF
+is "$(bash scripts/vm-stall-summary.sh "$st")" "# stall summary (from the guest's panic dump, then QEMU):
+#   cpu 1: at pv_native_safe_halt+0xf/0x20 <- default_idle+0x9 <- do_idle+0x26b
+#   task dlparams_vma (pid 1813, state R): at 0x7f298a1d3829 <- __schedule+0x52a <- preempt_schedule+0x31 <- __sched_setscheduler+0x963
+#   task cat (pid 200, state D): __schedule+0x1 <- io_schedule+0x1
+#   QEMU CPU#0: halted at pv_native_safe_halt+0xf
+#   QEMU CPU#1: running at queued_spin_lock_slowpath+0x2fb" \
+	"vm-stall-summary.sh: each CPU's backtrace, the tasks not asleep (S, I left out), QEMU's vCPUs"
+is "$(bash scripts/vm-stall-summary.sh "$tmp/nothing")" "# no console log in $tmp/nothing" \
+	"vm-stall-summary.sh: a guest without a console log says so"
+
 done_testing
