@@ -28,10 +28,18 @@
  * fresh sample of every online CPU per pass) and, while the feature is
  * enabled, every period_ms by a delayed work (system workqueue, on the
  * CPU that queued it), which emits one schedlab:perf_cpu event per online
- * CPU. The CPU the
- * sample runs on has the sampler (a kworker or the reader, clamps 0..1024)
- * runnable, which max aggregation counts: that row says self=1. The tasks
- * of the test workload thus run on another CPU.
+ * CPU.
+ *
+ * The sampler's own CPU. The sampler (a kworker or the reader, clamps
+ * 0..1024) is runnable on the CPU it runs on, and the kernel's max
+ * aggregation counts it: read there, that CPU's rq uclamp_max would be
+ * 1024 whatever its tasks' clamps. So that CPU is read from another one
+ * (work_on_cpu()), while the sampler sleeps waiting for it: a sleeping
+ * task has left its runqueue's clamp buckets (uclamp_rq_dec() at every
+ * dequeue, a delayed one included). The price: a kworker runs for the
+ * read on that other CPU. So this happens only while clamps are in use
+ * (the kernel's sched_uclamp_used key); otherwise, and with one CPU
+ * online, the row is read in place and says self=1.
  *
  * CPU hotplug: every sample is of the CPUs online at that moment; no
  * per-CPU state is kept.
@@ -198,15 +206,53 @@ static void compute(struct sl_perf_cpu *c, u64 win, u64 fmax, unsigned int opps)
 	}
 }
 
+/* @c->cpu's runqueue and the kernel's own util for it */
+static long read_cpu(void *arg)
+{
+	struct sl_perf_cpu *c = arg;
+
+	read_rq(c->cpu, &c->in);
+	c->kernel_util = kernel_cpu_util ? (long)kernel_cpu_util(c->cpu) : -1;
+	return 0;
+}
+
+/* whether a task's clamps may be in use (the kernel's static key) */
+static bool uclamp_in_use(void)
+{
+	return have_uclamp && (!uclamp_used_key || static_key_enabled(uclamp_used_key));
+}
+
+/*
+ * @c->cpu, read without the sampler queued on it (see "The sampler's own
+ * CPU"): from another online CPU if this is the CPU the sampler runs on
+ * and clamps are in use (else every task's are 0..1024, the sampler's
+ * change nothing, and no other CPU is disturbed).
+ */
+static void read_cpu_unseen(struct sl_perf_cpu *c)
+{
+	unsigned int other;
+
+	if (c->cpu == raw_smp_processor_id() && uclamp_in_use()) {
+		other = cpumask_any_but(cpu_online_mask, c->cpu);
+		if (other < nr_cpu_ids) {
+			work_on_cpu(other, read_cpu, c);
+			return;
+		}
+	}
+	read_cpu(c);
+	/* preemptible: the sampler may have moved; this says where it ended */
+	c->self = c->cpu == raw_smp_processor_id();
+}
+
 /*
  * Every online CPU into @rows (nr_cpu_ids), @sums the walk's scratch;
- * returns the number of rows. Process context.
+ * returns the number of rows. Process context, may sleep.
  */
 static long sample(struct sl_perf_cpu *rows, struct sl_perf_sum *sums)
 {
 	u64 win = window_ns(), fmax = READ_ONCE(max_freq_khz);
 	unsigned int opps = READ_ONCE(nr_opps);
-	int cpu, here = raw_smp_processor_id();
+	int cpu;
 	long n = 0;
 
 	if (have_uclamp)
@@ -216,10 +262,8 @@ static long sample(struct sl_perf_cpu *rows, struct sl_perf_sum *sums)
 
 		memset(c, 0, sizeof(*c));
 		c->cpu = cpu;
-		c->self = cpu == here;
 		c->has_uclamp = have_uclamp;
-		read_rq(cpu, &c->in);
-		c->kernel_util = kernel_cpu_util ? (long)kernel_cpu_util(cpu) : -1;
+		read_cpu_unseen(c);
 		if (have_uclamp)
 			c->sum = sums[cpu];
 		compute(c, win, fmax, opps);
@@ -310,7 +354,7 @@ static void cpus_head(void *priv, struct sl_rhead *h)
 	struct report_snap *r = priv;
 	u64 win = window_ns();
 
-	sl_rnote(h, "sampled at this read; self=1: the reader ran on that CPU (max aggregation counts it)");
+	sl_rnote(h, "sampled at this read; the reader's own CPU read from another while it slept (self=1: read in place, the reader counted)");
 	sl_rnote(h, "max: kernel's max aggregation, 1.25 headroom; time: headroom = util after %llu us more running; sum: uclamp sum aggregation",
 		 div_u64(win, NSEC_PER_USEC));
 	sl_rnote(h, "frequencies: %lld kHz * perf / cap, then the lowest of %lld equal steps at or above it (0: none)",

@@ -7,12 +7,11 @@
 # the run to SQLite (schedlab export) and draws CPU 1's requests with
 # gnuplot: max aggregation, sum aggregation, time-based headroom, beside
 # the CFS util. Default output: build/perf/perf-uclamp.png.
-# Known distortion (2026-12-05, 7.3): the perf_cpu sampler runs as a work
-# item on the CPU it samples (self=1 in every sample of CPU 1 while the
-# capped task ran alone), and its own uclamp_max of 1024 lifts the max
-# aggregation to the top: the timeline shows 1024 where the capped task
-# alone would request 256 (t62 reads cpus.json from CPU 0 and is not
-# affected). Not for docs/ until the sampler samples from another CPU.
+# The sampler's own CPU is read from another CPU while the sampler sleeps
+# (docs/perf.md), so its default clamps do not lift CPU 1's max
+# aggregation; before that (2026-12-05) this timeline showed 1024 where
+# the capped task alone requests 256. docs/img/perf-uclamp.png is this
+# script's output.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 series=${1:-7}
@@ -34,7 +33,7 @@ gnuplot <<GP
 set terminal pngcairo size 1100,420 font 'sans,9'
 set output '$out'
 set termoption noenhanced
-set title "schedlab perf, $(cat "$res/kernel.txt"): CPU 1, a task capped at uclamp_max 256, joined at 1.5 s by an uncapped small task"
+set title "schedlab perf, $(cat "$res/kernel.txt"): CPU 1, a task capped at uclamp_max 256, joined 1.5 s later by an uncapped small task (2 ms every 10 ms)"
 set xlabel 'time (s)'; set ylabel 'performance request (1024 = top)'
 set yrange [0:1100]; set grid; set key outside right
 plot 'build/perf/cpu1.dat' using 1:3 with steps lw 2 title 'max aggregation (kernel)', \

@@ -2,8 +2,8 @@
 # perf_check.py PELT_CLI CPU: the guest checks of the perf feature
 # (tests/guest/t62_perf.sh), in one process (a program start costs about
 # a second under emulation). Reads /sys/kernel/debug/schedlab/perf/cpus.json
-# from CPU 0 (the reader counts on the CPU it runs on: self=1), the
-# workloads run pinned to CPU. Prints "ok - ..." / "not ok - ..." / "# ..."
+# from CPU 0 (and once from CPU itself: the reader's own CPU is read from
+# another while it sleeps, self=0), the workloads run pinned to CPU. Prints "ok - ..." / "not ok - ..." / "# ..."
 # lines (tests/lib/tap.sh's tap_lines numbers them).
 #
 #  1. ramp: an always-running task starts on CPU; while its util ramps,
@@ -17,7 +17,8 @@
 #     the cap, sum aggregation about the clamped util; then an uncapped
 #     small periodic task joins on the same CPU: while it is enqueued max
 #     aggregation requests the top, sum aggregation stays near the clamped
-#     sum.
+#     sum. Between the two, read from CPU itself: rq uclamp_max is still
+#     the cap (the reader, sleeping while its CPU is read, is not counted).
 import ctypes
 import json
 import re
@@ -202,6 +203,15 @@ for _ in range(20):
     _, rows = read()
     alone.append(row_of(rows, CPU))
     time.sleep(0.02)
+# read from the capped task's own CPU: that row is read from another CPU
+# while the reader sleeps, so the reader's default clamps do not count
+os.sched_setaffinity(0, {CPU})
+own = []
+for _ in range(20):
+    _, rows = read()
+    own.append(row_of(rows, CPU))
+    time.sleep(0.02)
+os.sched_setaffinity(0, {0})
 small = spinner(busy=0.002, idle=0.010)
 time.sleep(1.0)
 joined = []
@@ -231,6 +241,12 @@ tap(len(quiet) >= len(alone) // 2 and all(r["max_perf"] <= CAPPED for r in quiet
     "capped task alone: rq uclamp_max %d, util above it, max aggregation requests at most the cap" % CAPPED)
 tap(quiet and all(abs(r["sum_util"] - CAPPED) <= 40 and r["sum_perf"] <= (CAPPED + 40) * 5 // 4 for r in quiet),
     "capped task alone: sum aggregation's util within 40 of the clamp %d, perf at most 1.25 times that" % CAPPED)
+mine = [r for r in own if r["rq_umax"] == CAPPED]
+diag("read from cpu %d itself: rq uclamp_max %s, self %s"
+     % (CPU, [r["rq_umax"] for r in own], sorted({r["self"] for r in own})))
+tap(len(mine) >= len(own) // 2 and all(r["self"] == 0 for r in own),
+    "read from the capped task's own CPU: rq uclamp_max %d in %d of %d reads, self 0 (the reader not counted)"
+    % (CAPPED, len(mine), len(own)))
 both = [r for r in joined if r["rq_umax"] == 1024 and r["sum_tasks"] >= 2 and r["small_util"] is not None]
 diag("joined: %d of %d samples with both enqueued; (max_perf, util_avg, sum_tasks, sum_bias, sum_est, sum_util, sum_perf, small task util/util_est): %s"
      % (len(both), len(joined), " ".join("(%d,%d,%d,%d,%d,%d,%d,%d/%d)" % (
