@@ -74,8 +74,8 @@ make -s tools || fail "host tools" "make tools failed"
 #                  operations per interface as root and as nobody (about
 #                  26 minutes)
 # The jobs are listed longest first (SCHEDLAB_CHECK_JOBS): the two debug
-# halves about 30 and 23 minutes with their boots, 7 about 22, a :core
-# lane 15, lab:hooks 10, lab:noproxy 2 (2026-12-06: 3,587 s in all).
+# halves about 25 and 22 minutes with their boots, 7 about 21, a :core
+# lane 13-15, lab:hooks 10, lab:noproxy 2 (2026-12-06: 3,291 s in all).
 tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;
