@@ -142,10 +142,8 @@ static bool task_counted(struct task_struct *p)
 {
 	if (READ_ONCE(p->on_rq) != 1 || p == current)
 		return false;
-#if SL_HAS_task_struct__se__sched_delayed
-	if (SL_READ(p, task_struct__se__sched_delayed))
+	if (sl_task_delayed(p))
 		return false;
-#endif
 	return !rt_prio(READ_ONCE(p->prio)) && !dl_prio(READ_ONCE(p->prio));
 }
 #else

@@ -39,6 +39,19 @@ static inline long sl_task_util_est(struct task_struct *p)
 #endif
 }
 
+/*
+ * p->se.sched_delayed: the fair class kept @p queued after it blocked
+ * (delayed dequeue, 6.12+); false where the kernel has no delayed dequeue.
+ */
+static inline bool sl_task_delayed(struct task_struct *p)
+{
+#if SL_HAS_task_struct__se__sched_delayed
+	return SL_READ(p, task_struct__se__sched_delayed);
+#else
+	return false;
+#endif
+}
+
 /* rq->cpu_capacity_orig; -1 where the kernel keeps none (6.7+) */
 static inline long sl_rq_capacity_orig(void *rq)
 {

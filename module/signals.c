@@ -16,7 +16,22 @@
  * need no wakeup event: a third fewer of them on every context switch.
  * Readers apply the same split to a sleeping entry whose task is queued
  * again. Without CONFIG_SCHED_INFO, sched_wakeup(_new) mark SLEEPING ->
- * WAITING instead. At each sample, schedlab's model of util_avg is
+ * WAITING instead.
+ *
+ * Where a sleep begins (sleep_source). sched_switch sees a task leave the
+ * CPU in a sleeping state, and takes that as its dequeue. Where the kernel
+ * has sched_dequeue_task_tp (the lab kernel's series, patches/ 0002), the
+ * sleep begins at the dequeue itself: the dequeue probe notes the instant
+ * (rq clock and model clock) at which the current task left its runqueue,
+ * and the switch that follows starts the sleep there. A task that leaves
+ * the CPU blocked without having been dequeued stays queued, runnable to
+ * the kernel (its PELT runnable signal goes on; with proxy execution a
+ * mutex waiter stays queued as a donor): WAITING, until a dequeue of it by
+ * another CPU or path (proxy_deactivate(), a move) makes it SLEEPING, or it
+ * runs again. The statistics count both: how far each dequeue preceded its
+ * switch (lead), and how long blocked tasks stayed queued (queued_block),
+ * the time the sched_switch path calls sleep. The probe looks a task up
+ * without a lock and touches only tracked ones. At each sample, schedlab's model of util_avg is
  * projected to the instant of the kernel's last update of the task's PELT
  * signal (se.avg.last_update_time, on the same PELT clock) and compared
  * with the kernel's util_avg, after the model's first
@@ -84,6 +99,12 @@ struct sig_task {
 	struct sl_signals s;
 	int cpu;
 	u64 waited;			/* sched_info_waited() at the last event */
+	/*
+	 * sleep_source 1: the instant (rq clock; model clock) the task, as the
+	 * current one, was dequeued since it last ran, or 0; and when it last
+	 * left the CPU blocked but queued, or 0
+	 */
+	u64 dequeued_at, dequeued_mclock, left_at;
 	pid_t pid, tgid;
 	u64 model_since_ns;		/* start of the model's warm-up */
 	/* written by the sampler only (one work item) */
@@ -102,6 +123,9 @@ static s64 sample_ms = 20;
  * docs/signals.md), where the samples cost a walk every sample_ms.
  */
 static s64 dequeue_events;
+/* where a sleep begins: 0 sched_switch, 1 the dequeue (see "Events") */
+static s64 sleep_source = 1;
+static bool sleep_at_dequeue;	/* sleep_source 1 and the tracepoint found */
 static s64 check_model_on;
 static s64 max_tasks = 2048;
 static s64 filter_pid;
@@ -130,6 +154,9 @@ static atomic64_t report_walks;		/* walks made by the debugfs reports */
  */
 struct sig_stats {
 	u64 dropped, dequeues;
+	/* sleep_source 1 (see "Events") */
+	u64 lead_n, lead_ns, lead_max_ns, queued_blocks, queued_block_ns;
+	u64 queued_dequeues;
 };
 static DEFINE_PER_CPU(struct sig_stats, sig_stats);
 
@@ -379,11 +406,43 @@ static noinline void dequeue_event(struct sig_task *e, struct task_struct *p,
 }
 
 /*
- * @p enters @state at @now on @cpu, whose model clock reads @mclock. The
- * time since the last event was spent on e->cpu: the same CPU, except for
- * a task switched in (or woken) elsewhere, which did not run meanwhile, so
- * that only the model's decay, about to be re-seeded, uses @cpu's clock.
+ * @e's task @p enters @state at @now on @cpu, whose model clock reads
+ * @mclock. The time since the last event was spent on e->cpu: the same
+ * CPU, except for a task switched in (or woken) elsewhere, which did not
+ * run meanwhile, so that only the model's decay, about to be re-seeded,
+ * uses @cpu's clock. Only the probes write @e, serialised per task.
  */
+static __always_inline void entry_event(struct sig_task *e, struct task_struct *p,
+					u64 now, u64 mclock, int cpu,
+					unsigned int state)
+{
+	unsigned int old = e->s.state;
+
+	write_seqcount_begin(&e->seq);
+	if (state == SL_TASK_RUNNING) {
+		if (old == SL_TASK_SLEEPING)
+			account_wakeup(&e->s, e->waited, sched_info_waited(p, now),
+				       now, mclock);
+		e->dequeued_at = 0;
+	} else if (state == SL_TASK_SLEEPING) {
+		e->waited = sched_info_waited(p, now);
+	}
+	if (unlikely(e->left_at) && state != SL_TASK_WAITING) {
+		this_cpu_add(sig_stats.queued_block_ns, now - e->left_at);
+		e->left_at = 0;
+	}
+	sl_signals_event(&e->s, now, mclock, state, model_scale(cpu));
+	if (unlikely(cpu != e->cpu) && state != SL_TASK_SLEEPING)
+		migrated(e, p, now, mclock, cpu);
+	write_seqcount_end(&e->seq);
+	if (state == SL_TASK_SLEEPING && old != SL_TASK_SLEEPING) {
+		this_cpu_inc(sig_stats.dequeues);
+		if (trace_signals_task_enabled() && READ_ONCE(dequeue_events))
+			dequeue_event(e, p, now, mclock, cpu);
+	}
+}
+
+/* @p enters @state: its entry's event, or it is tracked from now on */
 static __always_inline void task_event(struct task_struct *p, u64 now,
 					u64 mclock, int cpu, unsigned int state)
 {
@@ -393,24 +452,79 @@ static __always_inline void task_event(struct task_struct *p, u64 now,
 		track(p, now, cpu, state);
 		return;
 	}
-	write_seqcount_begin(&e->seq);
-	if (state == SL_TASK_RUNNING) {
-		if (e->s.state == SL_TASK_SLEEPING)
-			account_wakeup(&e->s, e->waited, sched_info_waited(p, now),
-				       now, mclock);
-	} else if (state == SL_TASK_SLEEPING) {
-		e->waited = sched_info_waited(p, now);
-	}
-	sl_signals_event(&e->s, now, mclock, state, model_scale(cpu));
-	if (unlikely(cpu != e->cpu) && state != SL_TASK_SLEEPING)
-		migrated(e, p, now, mclock, cpu);
-	write_seqcount_end(&e->seq);
-	if (state == SL_TASK_SLEEPING) {
-		this_cpu_inc(sig_stats.dequeues);
-		if (trace_signals_task_enabled() && READ_ONCE(dequeue_events))
-			dequeue_event(e, p, now, mclock, cpu);
-	}
+	entry_event(e, p, now, mclock, cpu, state);
 }
+
+/*
+ * sleep_source 1: @p has left the CPU in a sleeping state at @now. If it
+ * was dequeued since it last ran, it has slept since that instant; if not,
+ * it is still queued (see "Events").
+ */
+static void left_blocked(struct task_struct *p, u64 now, u64 mclock, int cpu)
+{
+	struct sig_task *e = find(p);
+	u64 at;
+
+	if (unlikely(!e)) {
+		track(p, now, cpu, READ_ONCE(p->on_rq) && !sl_task_delayed(p) ?
+		      SL_TASK_WAITING : SL_TASK_SLEEPING);
+		return;
+	}
+	at = e->dequeued_at;
+	if (at && (s64)(at - e->s.last_ns) >= 0 && (s64)(now - at) >= 0) {
+		u64 lead = now - at;
+
+		this_cpu_inc(sig_stats.lead_n);
+		this_cpu_add(sig_stats.lead_ns, lead);
+		if (lead > __this_cpu_read(sig_stats.lead_max_ns))
+			__this_cpu_write(sig_stats.lead_max_ns, lead);
+		/* the time since, on the CPU but off its runqueue, is sleep */
+		entry_event(e, p, at, e->dequeued_mclock, cpu, SL_TASK_SLEEPING);
+		e->dequeued_at = 0;
+		return;
+	}
+	if (e->s.state == SL_TASK_SLEEPING) {
+		entry_event(e, p, now, mclock, cpu, SL_TASK_SLEEPING);
+		return;
+	}
+	entry_event(e, p, now, mclock, cpu, SL_TASK_WAITING);
+	e->left_at = now;
+	this_cpu_inc(sig_stats.queued_blocks);
+}
+
+#if SL_HAS_FUNC___traceiter_sched_dequeue_task_tp
+/*
+ * sched_dequeue_task_tp (patches/ 0002): @p leaves @rq, whose lock is held
+ * and clock updated; with @delayed the fair class keeps it queued, blocked.
+ * A dequeue of a task that is not TASK_RUNNING is a sleep: the current
+ * task's is noted for the switch that follows; another task's (a blocked
+ * one left queued: proxy_deactivate(), or a move, enqueued again at once
+ * and split by the wakeup rule) starts its sleep now. A dequeue of a
+ * runnable task (a migration, a change of class or priority) is no sleep.
+ */
+static void probe_dequeue(void *data, struct rq *rq, struct task_struct *p,
+			  int flags, bool delayed)
+{
+	struct sig_task *e;
+	u64 now;
+	int cpu;
+
+	if (READ_ONCE(p->__state) == TASK_RUNNING)
+		return;
+	e = find(p);
+	if (!e || e->s.state == SL_TASK_SLEEPING)
+		return;
+	cpu = task_cpu(p);
+	now = SL_READ(rq, rq__clock);
+	if (p == current) {
+		e->dequeued_at = now;
+		e->dequeued_mclock = model_clock(cpu);
+		return;
+	}
+	this_cpu_inc(sig_stats.queued_dequeues);
+	entry_event(e, p, now, model_clock(cpu), cpu, SL_TASK_SLEEPING);
+}
+#endif
 
 static void probe_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			       struct task_struct *next, unsigned int prev_state)
@@ -419,10 +533,14 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 	/* __schedule() has just updated this rq's clock */
 	u64 now = SL_READ(sl_cpu_rq(cpu), rq__clock), mclock = model_clock(cpu);
 
-	if (!is_idle_task(prev))
-		task_event(prev, now, mclock, cpu,
-			   preempt || prev_state == TASK_RUNNING ?
-			   SL_TASK_WAITING : SL_TASK_SLEEPING);
+	if (is_idle_task(prev))
+		;
+	else if (preempt || prev_state == TASK_RUNNING)
+		task_event(prev, now, mclock, cpu, SL_TASK_WAITING);
+	else if (READ_ONCE(sleep_at_dequeue))
+		left_blocked(prev, now, mclock, cpu);
+	else
+		task_event(prev, now, mclock, cpu, SL_TASK_SLEEPING);
 	if (!is_idle_task(next))
 		task_event(next, now, mclock, cpu, SL_TASK_RUNNING);
 }
@@ -458,6 +576,30 @@ static void probe_types_checked(void)
 	check_trace_callback_type_sched_wakeup(probe_sched_wakeup);
 	check_trace_callback_type_sched_wakeup_new(probe_sched_wakeup);
 	check_trace_callback_type_sched_process_exit(EXIT_PROBE);
+#if SL_HAS_FUNC___traceiter_sched_dequeue_task_tp
+	check_trace_callback_type_sched_dequeue_task_tp(probe_dequeue);
+#endif
+}
+
+/* sleep_source 1 can be honoured: the kernel has the dequeue tracepoint */
+static bool dequeue_tp_found(void)
+{
+	return SL_HAS_FUNC___traceiter_sched_dequeue_task_tp &&
+	       sl_cap_has(SL_CAP_TP_DEQUEUE);
+}
+
+/* sched_dequeue_task_tp: attach or detach, when sleep_at_dequeue */
+static int dequeue_probe(bool attach)
+{
+#if SL_HAS_FUNC___traceiter_sched_dequeue_task_tp
+	if (!sleep_at_dequeue)
+		return 0;
+	if (attach)
+		return sl_tracepoint_register("sched_dequeue_task_tp",
+					      probe_dequeue, NULL);
+	sl_tracepoint_unregister("sched_dequeue_task_tp", probe_dequeue, NULL);
+#endif
+	return 0;
 }
 
 /* --- walks --------------------------------------------------------------- */
@@ -752,11 +894,16 @@ static int signals_enable(struct sl_feature *f)
 	sample_ns = 0;
 	track_locked = 0;
 	atomic64_set(&report_walks, 0);
+	sleep_at_dequeue = sleep_source == 1 && dequeue_tp_found();
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
 		if (ret)
 			goto fail_probes;
 	}
+	/* after the exit probe: it notes instants of tracked tasks only */
+	ret = dequeue_probe(true);
+	if (ret)
+		goto fail_probes;
 	schedule_delayed_work(&sample_work, 0);
 	return 0;
 
@@ -779,6 +926,7 @@ static void signals_disable(struct sl_feature *f)
 	 * its task until forget_all().
 	 */
 	cancel_delayed_work_sync(&sample_work);
+	dequeue_probe(false);
 	unregister_probes(ARRAY_SIZE(probes));
 	forget_all();
 	/* readers of the hash, then the pool's release callbacks */
@@ -1083,6 +1231,10 @@ static const struct sl_report cpus_report = {
 /* the statistics: one record */
 struct stats_snap {
 	u64 v[8];
+	/* sleep_source 1 (see "Events"); lead/queued_block: none without */
+	bool at_dequeue;
+	u64 lead_n, lead_ns, lead_max_ns, queued_blocks, queued_block_ns;
+	u64 queued_dequeues;
 };
 
 static const struct sl_rcol stats_cols[] = {
@@ -1095,12 +1247,22 @@ static const struct sl_rcol stats_cols[] = {
 	{ "sample_mean_us", "us", SL_RK_U64 },
 	{ "report_walks", NULL, SL_RK_U64 },
 	{ "model_clock", NULL, SL_RK_STR },
+	{ "sleep_source", NULL, SL_RK_STR },
+	{ "sleeps_at_dequeue", NULL, SL_RK_U64 },
+	{ "dequeue_lead_mean_ns", "ns", SL_RK_U64 },
+	{ "dequeue_lead_max_ns", "ns", SL_RK_U64 },
+	{ "queued_blocks", NULL, SL_RK_U64 },
+	{ "queued_block_mean_us", "us", SL_RK_U64 },
+	{ "queued_dequeues", NULL, SL_RK_U64 },
 };
+
+#define SIG_STAT(field) sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, field))
 
 static long stats_take(void *priv)
 {
 	struct stats_snap *st = priv;
 	u64 runs = READ_ONCE(sample_runs);
+	int cpu;
 
 	st->v[0] = READ_ONCE(nr_tracked);
 	st->v[1] = max_tasks;
@@ -1110,12 +1272,27 @@ static long stats_take(void *priv)
 	st->v[5] = runs;
 	st->v[6] = sl_mean(READ_ONCE(sample_ns), runs, NSEC_PER_USEC);
 	st->v[7] = atomic64_read(&report_walks);
+	st->at_dequeue = sleep_source == 1 && dequeue_tp_found();
+	st->lead_n = SIG_STAT(lead_n);
+	st->lead_ns = SIG_STAT(lead_ns);
+	st->lead_max_ns = 0;
+	for_each_possible_cpu(cpu)
+		st->lead_max_ns = max(st->lead_max_ns,
+				      READ_ONCE(per_cpu(sig_stats, cpu).lead_max_ns));
+	st->queued_blocks = SIG_STAT(queued_blocks);
+	st->queued_block_ns = SIG_STAT(queued_block_ns);
+	st->queued_dequeues = SIG_STAT(queued_dequeues);
 	return 1;
 }
 
 static void stats_head(void *priv, struct sl_rhead *h)
 {
+	struct stats_snap *st = priv;
+
 	sl_rnote(h, "model_clock: rq_clock_pelt (invariance in the clock), wall_scaled (wall clock scaled by rq->cpu_capacity_orig) or wall_unscaled");
+	sl_rnote(h, "sleep_source: dequeue (a sleep begins at the task's dequeue, sched_dequeue_task_tp) or sched_switch; dequeue_lead: how far the dequeue preceded the switch; queued_blocks: switches out of a blocked task left queued (a proxy-execution donor), WAITING, not asleep, for queued_block_mean_us each; queued_dequeues: such tasks dequeued later");
+	if (sleep_source == 1 && !st->at_dequeue)
+		sl_rnote(h, "sleep_source 1 asked, but this kernel has no sched_dequeue_task_tp: sleeps begin at sched_switch");
 }
 
 static void stats_row(void *priv, unsigned long i, struct sl_rval *v)
@@ -1128,6 +1305,27 @@ static void stats_row(void *priv, unsigned long i, struct sl_rval *v)
 	sl_rv_str(&v[8], SL_HAS_rq__clock_pelt && SL_HAS_rq__lost_idle_time ?
 		  "rq_clock_pelt" : SL_HAS_rq__cpu_capacity_orig ? "wall_scaled" :
 		  "wall_unscaled");
+	sl_rv_str(&v[9], st->at_dequeue ? "dequeue" : "sched_switch");
+	if (!st->at_dequeue) {
+		for (k = 10; k < ARRAY_SIZE(stats_cols); k++)
+			sl_rv_none(&v[k]);
+		return;
+	}
+	sl_rv_u64(&v[10], st->lead_n);
+	if (st->lead_n) {
+		sl_rv_u64(&v[11], sl_mean(st->lead_ns, st->lead_n, 1));
+		sl_rv_u64(&v[12], st->lead_max_ns);
+	} else {
+		sl_rv_none(&v[11]);
+		sl_rv_none(&v[12]);
+	}
+	sl_rv_u64(&v[13], st->queued_blocks);
+	if (st->queued_blocks)
+		sl_rv_u64(&v[14], sl_mean(st->queued_block_ns, st->queued_blocks,
+					  NSEC_PER_USEC));
+	else
+		sl_rv_none(&v[14]);
+	sl_rv_u64(&v[15], st->queued_dequeues);
 }
 
 static const struct sl_report stats_report = {
@@ -1181,6 +1379,11 @@ static const struct sl_param signals_params[] = {
 		.name = "dequeue_events",
 		.help = "also write a signals_task event at every dequeue of a tracked task (1), not only at samples (0)",
 		.value = &dequeue_events, .min = 0, .max = 1, .live = true,
+	},
+	{
+		.name = "sleep_source",
+		.help = "where a sleep begins: 0 sched_switch, 1 the task's dequeue where the kernel has sched_dequeue_task_tp (else sched_switch; set while disabled)",
+		.value = &sleep_source, .min = 0, .max = 1,
 	},
 	{
 		.name = "check_model",

@@ -89,11 +89,20 @@ TRACING=/sys/kernel/tracing
 eevdf_cases() {	# the verifier's rows where this kernel has it
 	[ "$(cut -c1 /sys/kernel/schedlab/eevdf/available 2>/dev/null)" = 1 ] && echo eevdf eevdf+every eevdf+sampled
 }
+dequeue_tp_cases() {	# signals' sched_switch path beside its dequeue path, where it has one
+	grep -q 'tracepoint:sched_dequeue_task_tp *yes' /sys/kernel/debug/schedlab/status && echo signals+switch
+}
 ctx_set() {	# ctx_set CASE 0|1
 	case $1 in
 	signals+trace)
 		echo "$2" > $TRACING/events/schedlab/signals_task/enable
 		echo "$2" > $TRACING/events/schedlab/signals_cpu/enable
+		echo "$2" > /sys/kernel/schedlab/signals/enabled ;;
+	signals+switch)	# signals with its sleeps from sched_switch (sleep_source 0); the
+			# signals row takes them from the dequeue where the kernel has
+			# sched_dequeue_task_tp (the lab kernel): the two side by side
+		echo 0 > /sys/kernel/schedlab/signals/enabled
+		echo $((1 - $2)) > /sys/kernel/schedlab/signals/sleep_source
 		echo "$2" > /sys/kernel/schedlab/signals/enabled ;;
 	signals+deq)	# as signals+trace, with an event at every dequeue too
 		echo "$2" > /sys/kernel/schedlab/signals/dequeue_events
@@ -192,7 +201,7 @@ build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
 {
 	echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted guest), feature off vs on in adjacent 0.5 s rounds (ABBA)"
 	printf "%-15s %14s %14s %10s %16s\n" feature "median_off/s" "median_on/s" slowdown "p25..p75"
-	for c in ${SCHEDLAB_BENCH_CASES:-dlparams signals signals+trace signals+deq overutil blocked_on $(eevdf_cases) perf perf+trace all all-but-eevdf all+trace schedlab-run}; do
+	for c in ${SCHEDLAB_BENCH_CASES:-dlparams signals $(dequeue_tp_cases) signals+trace signals+deq overutil blocked_on $(eevdf_cases) perf perf+trace all all-but-eevdf all+trace schedlab-run}; do
 		ab_bench $c 10 ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-$c.json"
 		print_row "$SCHEDLAB_RESULTS/ctx-$c.json"
 	done

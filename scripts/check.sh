@@ -58,7 +58,8 @@ make -s tools || fail "host tools" "make tools failed"
 #                  side t90 checks); t90 (every report's JSON) and t95
 #                  (the demo) stay on every kernel
 #   :hooks         the lab kernel: what the series changes (t10 status,
-#                  t62 perf's drive=sum through the effective-util hook,
+#                  t60-t61 signals with its sleeps from the dequeue
+#                  tracepoint, t62 perf with the lab kernel's uclamp,
 #                  t65 eevdf under proxy execution, t7x overutil with the
 #                  kernel's own flag and drive, t8x blocked_on with proxy
 #                  execution); the rest of the suite runs on 7, the same
@@ -80,7 +81,7 @@ tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;
 	*:stress) echo "r30_*.sh t52_*.sh" ;;
-	*:hooks) echo "t10_*.sh t62_*.sh t65_*.sh t7*.sh t8*.sh" ;;
+	*:hooks) echo "t10_*.sh t6[0-2]_*.sh t65_*.sh t7*.sh t8*.sh" ;;
 	*:core) echo "t[1-7]*.sh t80_*.sh t81_*.sh t84_*.sh t90_*.sh t95_*.sh" ;;
 	*:a) echo "t[1-6]*.sh" ;;
 	*:b) echo "t[7-9]*.sh" ;;
