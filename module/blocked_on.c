@@ -95,6 +95,7 @@
 #include "blocked_on.h"
 #include "report.h"
 #include "blocked_on_core.h"
+#include "sched_fields.h"
 #include "schedlab_trace.h"
 
 /* the flag bits in the low bits of struct mutex::owner (kernel/locking/mutex.h) */
@@ -597,11 +598,9 @@ static void check_blocked_on(struct task_struct *prev, u64 lock)
 /* next runs as a blocked waiter's proxy when its runqueue's donor is another task */
 static unsigned int running_state(struct task_struct *next, int cpu)
 {
-#if SL_HAS_rq__donor
-	if (sl_cap_has(SL_CAP_RUNQUEUES) &&
-	    (struct task_struct *)SL_READ(sl_cpu_rq(cpu), rq__donor) != next)
+	if (SL_HAS_rq__donor && sl_cap_has(SL_CAP_RUNQUEUES) &&
+	    sl_rq_donor(sl_cpu_rq(cpu)) != next)
 		return SL_BO_PROXY;
-#endif
 	return SL_BO_RUNNING;
 }
 

@@ -34,6 +34,7 @@
 #include "eevdf_core.h"
 #include "compat.h"
 #include "report.h"
+#include "sched_fields.h"
 #include "schedlab_trace.h"
 
 /* --- the kernel's layout: one accessor per field ------------------------ */
@@ -243,13 +244,9 @@ static inline void *cpu_cfs_rq(int cpu)
  */
 static inline void *switch_pick_curr(struct task_struct *next, int cpu)
 {
-#if SL_HAS_rq__donor
-	struct task_struct *donor = (struct task_struct *)SL_READ(sl_cpu_rq(cpu), rq__donor);
+	struct task_struct *donor = sl_rq_donor(sl_cpu_rq(cpu));
 
-	if (donor)
-		return task_se(donor);
-#endif
-	return task_se(next);
+	return task_se(donor ?: next);
 }
 
 #endif /* EV_HAVE */

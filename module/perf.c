@@ -140,7 +140,7 @@ static unsigned long task_clamp(struct task_struct *p, int id)
 /* a task counted on its CPU: queued, not a delayed dequeue, CFS */
 static bool task_counted(struct task_struct *p)
 {
-	if (READ_ONCE(p->on_rq) != 1 || p == current)
+	if (!sl_task_queued(p) || p == current)
 		return false;
 	if (sl_task_delayed(p))
 		return false;

@@ -52,6 +52,30 @@ static inline bool sl_task_delayed(struct task_struct *p)
 #endif
 }
 
+/*
+ * rq->donor: the task whose scheduling context the CPU runs, which with
+ * proxy execution may be a blocked task lending it to rq->curr (6.14+);
+ * NULL where the kernel has no such field (then it is always curr).
+ */
+static inline struct task_struct *sl_rq_donor(void *rq)
+{
+#if SL_HAS_rq__donor
+	return (struct task_struct *)SL_READ(rq, rq__donor);
+#else
+	return NULL;
+#endif
+}
+
+/*
+ * @p is queued on its runqueue and not being moved: p->on_rq is 1
+ * (TASK_ON_RQ_QUEUED, kernel/sched/sched.h, unchanged since 3.19; 2 is
+ * TASK_ON_RQ_MIGRATING, 0 dequeued).
+ */
+static inline bool sl_task_queued(struct task_struct *p)
+{
+	return READ_ONCE(p->on_rq) == 1;
+}
+
 /* rq->cpu_capacity_orig; -1 where the kernel keeps none (6.7+) */
 static inline long sl_rq_capacity_orig(void *rq)
 {

@@ -31,7 +31,21 @@
  * runs again. The statistics count both: how far each dequeue preceded its
  * switch (lead), and how long blocked tasks stayed queued (queued_block),
  * the time the sched_switch path calls sleep. The probe looks a task up
- * without a lock and touches only tracked ones. At each sample, schedlab's model of util_avg is
+ * without a lock and touches only tracked ones.
+ *
+ * Whose context runs (with sleep_source 1, where the kernel also has
+ * rq->donor and sched_proxy_decision_tp: follow_donor). With proxy
+ * execution the CPU runs a blocked donor's scheduling context while the
+ * mutex owner executes: the kernel's PELT runs the donor's signal (its
+ * entity is the runqueue's current one), not the owner's. schedlab does
+ * the same: at a switch whose next is not rq->donor, next is WAITING and
+ * the donor RUNNING; the CPU remembers that donor (pelt_donor, a key) and
+ * the next switch ends its run. An owner that becomes a proxy without a
+ * switch (it was already running) is caught at the proxy decision; one
+ * that goes on as itself without a switch keeps the donor running until
+ * the next switch. The donor's entry is only written while it is queued
+ * on that CPU, under its runqueue's lock; one dequeued meanwhile was
+ * seen by the dequeue probe. At each sample, schedlab's model of util_avg is
  * projected to the instant of the kernel's last update of the task's PELT
  * signal (se.avg.last_update_time, on the same PELT clock) and compared
  * with the kernel's util_avg, after the model's first
@@ -126,6 +140,11 @@ static s64 dequeue_events;
 /* where a sleep begins: 0 sched_switch, 1 the dequeue (see "Events") */
 static s64 sleep_source = 1;
 static bool sleep_at_dequeue;	/* sleep_source 1 and the tracepoint found */
+/* sleep_at_dequeue, rq->donor and sched_proxy_decision_tp (see "Events") */
+static bool follow_donor;
+#define SIG_DONOR_BUILT \
+	(SL_HAS_rq__donor && SL_HAS_FUNC___traceiter_sched_proxy_decision_tp)
+static DEFINE_PER_CPU(struct task_struct *, pelt_donor);
 static s64 check_model_on;
 static s64 max_tasks = 2048;
 static s64 filter_pid;
@@ -157,6 +176,7 @@ struct sig_stats {
 	/* sleep_source 1 (see "Events") */
 	u64 lead_n, lead_ns, lead_max_ns, queued_blocks, queued_block_ns;
 	u64 queued_dequeues;
+	u64 donor_runs;		/* follow_donor: a donor's context run by another */
 };
 static DEFINE_PER_CPU(struct sig_stats, sig_stats);
 
@@ -492,6 +512,87 @@ static void left_blocked(struct task_struct *p, u64 now, u64 mclock, int cpu)
 	this_cpu_inc(sig_stats.queued_blocks);
 }
 
+/*
+ * follow_donor: the donor marked RUNNING on @cpu, unless it is @keep, no
+ * longer has the CPU. Under @cpu's runqueue lock, and only while it is
+ * queued there (see "Events").
+ */
+static void end_donor(int cpu, u64 now, u64 mclock, struct task_struct *keep)
+{
+	struct task_struct *d = __this_cpu_read(pelt_donor);
+	struct sig_task *e;
+
+	if (!d || d == keep)
+		return;
+	__this_cpu_write(pelt_donor, NULL);
+	e = find(d);
+	if (!e || e->s.state != SL_TASK_RUNNING ||
+	    !sl_task_queued(e->task) ||
+	    task_cpu(e->task) != cpu)
+		return;
+	entry_event(e, e->task, now, mclock, cpu, SL_TASK_WAITING);
+}
+
+/* follow_donor: @donor's context has @cpu, another task executing for it */
+static void run_donor(struct task_struct *donor, int cpu, u64 now, u64 mclock)
+{
+	struct sig_task *e;
+
+	end_donor(cpu, now, mclock, donor);
+	__this_cpu_write(pelt_donor, donor);
+	this_cpu_inc(sig_stats.donor_runs);
+	e = find(donor);
+	if (unlikely(!e)) {
+		track(donor, now, cpu, SL_TASK_RUNNING);
+	} else if (e->s.state != SL_TASK_RUNNING) {
+		/* still blocked and queued: its queued block goes on */
+		u64 left = e->left_at;
+
+		e->left_at = 0;
+		entry_event(e, donor, now, mclock, cpu, SL_TASK_RUNNING);
+		e->left_at = left;
+	}
+}
+
+/*
+ * follow_donor: @p left the CPU lending its context to next (run_donor()
+ * follows); blocked (not @runnable), it is a queued block from now on.
+ */
+static void lent_context(struct task_struct *p, u64 now, bool runnable)
+{
+	struct sig_task *e = find(p);
+
+	if (runnable || !e || e->left_at)
+		return;
+	e->left_at = now;
+	this_cpu_inc(sig_stats.queued_blocks);
+}
+
+#if SIG_DONOR_BUILT
+/*
+ * sched_proxy_decision_tp (patches/ 0001), under @rq's lock: an owner that
+ * is already current runs for @donor, and no switch will say so.
+ */
+static void probe_proxy_decision(void *data, struct rq *rq, int decision,
+				 struct task_struct *donor, struct task_struct *p,
+				 struct task_struct *owner, int arg)
+{
+	int cpu = smp_processor_id();
+	struct sig_task *e;
+	u64 now, mclock;
+
+	if (decision != SCHED_PROXY_RUN_OWNER || !owner || owner != current ||
+	    donor == owner)
+		return;
+	now = SL_READ(rq, rq__clock);
+	mclock = model_clock(cpu);
+	e = find(owner);
+	if (e && e->s.state == SL_TASK_RUNNING)
+		entry_event(e, owner, now, mclock, cpu, SL_TASK_WAITING);
+	run_donor(donor, cpu, now, mclock);
+}
+#endif
+
 #if SL_HAS_FUNC___traceiter_sched_dequeue_task_tp
 /*
  * sched_dequeue_task_tp (patches/ 0002): @p leaves @rq, whose lock is held
@@ -530,11 +631,21 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 			       struct task_struct *next, unsigned int prev_state)
 {
 	int cpu = smp_processor_id();
+	void *rq = sl_cpu_rq(cpu);
 	/* __schedule() has just updated this rq's clock */
-	u64 now = SL_READ(sl_cpu_rq(cpu), rq__clock), mclock = model_clock(cpu);
+	u64 now = SL_READ(rq, rq__clock), mclock = model_clock(cpu);
+	/* follow_donor: the donor next executes for, if not itself */
+	struct task_struct *donor = NULL;
 
+	if (READ_ONCE(follow_donor)) {
+		donor = sl_rq_donor(rq);
+		if (donor == next || !donor || is_idle_task(donor))
+			donor = NULL;
+	}
 	if (is_idle_task(prev))
 		;
+	else if (prev == donor)
+		lent_context(prev, now, preempt || prev_state == TASK_RUNNING);
 	else if (preempt || prev_state == TASK_RUNNING)
 		task_event(prev, now, mclock, cpu, SL_TASK_WAITING);
 	else if (READ_ONCE(sleep_at_dequeue))
@@ -542,7 +653,14 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 	else
 		task_event(prev, now, mclock, cpu, SL_TASK_SLEEPING);
 	if (!is_idle_task(next))
-		task_event(next, now, mclock, cpu, SL_TASK_RUNNING);
+		task_event(next, now, mclock, cpu,
+			   donor ? SL_TASK_WAITING : SL_TASK_RUNNING);
+	if (!READ_ONCE(follow_donor))
+		return;
+	if (donor)
+		run_donor(donor, cpu, now, mclock);
+	else
+		end_donor(cpu, now, mclock, next);
 }
 
 /* only without CONFIG_SCHED_INFO (see "Events") */
@@ -579,6 +697,9 @@ static void probe_types_checked(void)
 #if SL_HAS_FUNC___traceiter_sched_dequeue_task_tp
 	check_trace_callback_type_sched_dequeue_task_tp(probe_dequeue);
 #endif
+#if SIG_DONOR_BUILT
+	check_trace_callback_type_sched_proxy_decision_tp(probe_proxy_decision);
+#endif
 }
 
 /* sleep_source 1 can be honoured: the kernel has the dequeue tracepoint */
@@ -588,18 +709,46 @@ static bool dequeue_tp_found(void)
 	       sl_cap_has(SL_CAP_TP_DEQUEUE);
 }
 
-/* sched_dequeue_task_tp: attach or detach, when sleep_at_dequeue */
+/* follow_donor can be honoured (see "Events") */
+static bool donor_found(void)
+{
+	return SIG_DONOR_BUILT && sl_cap_has(SL_CAP_TP_PROXY_DECISION) &&
+	       sl_cap_has(SL_CAP_RUNQUEUES);
+}
+
+/*
+ * sched_dequeue_task_tp when sleep_at_dequeue, sched_proxy_decision_tp
+ * when follow_donor: attach (0 or an errno, nothing left attached on
+ * failure) or detach
+ */
 static int dequeue_probe(bool attach)
 {
+	int ret = 0;
+
 #if SL_HAS_FUNC___traceiter_sched_dequeue_task_tp
 	if (!sleep_at_dequeue)
 		return 0;
-	if (attach)
-		return sl_tracepoint_register("sched_dequeue_task_tp",
-					      probe_dequeue, NULL);
-	sl_tracepoint_unregister("sched_dequeue_task_tp", probe_dequeue, NULL);
+	if (!attach) {
+#if SIG_DONOR_BUILT
+		if (follow_donor)
+			sl_tracepoint_unregister("sched_proxy_decision_tp",
+						 probe_proxy_decision, NULL);
 #endif
-	return 0;
+		sl_tracepoint_unregister("sched_dequeue_task_tp", probe_dequeue, NULL);
+		return 0;
+	}
+	ret = sl_tracepoint_register("sched_dequeue_task_tp", probe_dequeue, NULL);
+#if SIG_DONOR_BUILT
+	if (!ret && follow_donor) {
+		ret = sl_tracepoint_register("sched_proxy_decision_tp",
+					     probe_proxy_decision, NULL);
+		if (ret)
+			sl_tracepoint_unregister("sched_dequeue_task_tp",
+						 probe_dequeue, NULL);
+	}
+#endif
+#endif
+	return ret;
 }
 
 /* --- walks --------------------------------------------------------------- */
@@ -895,6 +1044,9 @@ static int signals_enable(struct sl_feature *f)
 	track_locked = 0;
 	atomic64_set(&report_walks, 0);
 	sleep_at_dequeue = sleep_source == 1 && dequeue_tp_found();
+	follow_donor = sleep_at_dequeue && donor_found();
+	for_each_possible_cpu(i)
+		per_cpu(pelt_donor, i) = NULL;
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
 		if (ret)
@@ -1235,6 +1387,8 @@ struct stats_snap {
 	bool at_dequeue;
 	u64 lead_n, lead_ns, lead_max_ns, queued_blocks, queued_block_ns;
 	u64 queued_dequeues;
+	bool donor;
+	u64 donor_runs;
 };
 
 static const struct sl_rcol stats_cols[] = {
@@ -1254,6 +1408,8 @@ static const struct sl_rcol stats_cols[] = {
 	{ "queued_blocks", NULL, SL_RK_U64 },
 	{ "queued_block_mean_us", "us", SL_RK_U64 },
 	{ "queued_dequeues", NULL, SL_RK_U64 },
+	{ "running_source", NULL, SL_RK_STR },
+	{ "donor_runs", NULL, SL_RK_U64 },
 };
 
 #define SIG_STAT(field) sl_percpu_sum(&sig_stats, offsetof(struct sig_stats, field))
@@ -1282,6 +1438,8 @@ static long stats_take(void *priv)
 	st->queued_blocks = SIG_STAT(queued_blocks);
 	st->queued_block_ns = SIG_STAT(queued_block_ns);
 	st->queued_dequeues = SIG_STAT(queued_dequeues);
+	st->donor = st->at_dequeue && donor_found();
+	st->donor_runs = SIG_STAT(donor_runs);
 	return 1;
 }
 
@@ -1290,7 +1448,7 @@ static void stats_head(void *priv, struct sl_rhead *h)
 	struct stats_snap *st = priv;
 
 	sl_rnote(h, "model_clock: rq_clock_pelt (invariance in the clock), wall_scaled (wall clock scaled by rq->cpu_capacity_orig) or wall_unscaled");
-	sl_rnote(h, "sleep_source: dequeue (a sleep begins at the task's dequeue, sched_dequeue_task_tp) or sched_switch; dequeue_lead: how far the dequeue preceded the switch; queued_blocks: switches out of a blocked task left queued (a proxy-execution donor), WAITING, not asleep, for queued_block_mean_us each; queued_dequeues: such tasks dequeued later");
+	sl_rnote(h, "sleep_source: dequeue (a sleep begins at the task's dequeue, sched_dequeue_task_tp) or sched_switch; dequeue_lead: how far the dequeue preceded the switch; queued_blocks: switches out of a blocked task left queued (a proxy-execution donor), WAITING (or RUNNING while its context runs), not asleep, for queued_block_mean_us each, until dequeued or run itself; queued_dequeues: such tasks dequeued later; running_source: donor (with proxy execution, the task whose context the CPU runs is RUNNING, as for the kernel's PELT; the owner executing for it WAITING) or curr (the task executing); donor_runs: switches and decisions that ran a donor's context");
 	if (sleep_source == 1 && !st->at_dequeue)
 		sl_rnote(h, "sleep_source 1 asked, but this kernel has no sched_dequeue_task_tp: sleeps begin at sched_switch");
 }
@@ -1306,8 +1464,13 @@ static void stats_row(void *priv, unsigned long i, struct sl_rval *v)
 		  "rq_clock_pelt" : SL_HAS_rq__cpu_capacity_orig ? "wall_scaled" :
 		  "wall_unscaled");
 	sl_rv_str(&v[9], st->at_dequeue ? "dequeue" : "sched_switch");
+	sl_rv_str(&v[16], st->donor ? "donor" : "curr");
+	if (st->donor)
+		sl_rv_u64(&v[17], st->donor_runs);
+	else
+		sl_rv_none(&v[17]);
 	if (!st->at_dequeue) {
-		for (k = 10; k < ARRAY_SIZE(stats_cols); k++)
+		for (k = 10; k < 16; k++)
 			sl_rv_none(&v[k]);
 		return;
 	}
@@ -1382,7 +1545,7 @@ static const struct sl_param signals_params[] = {
 	},
 	{
 		.name = "sleep_source",
-		.help = "where a sleep begins: 0 sched_switch, 1 the task's dequeue where the kernel has sched_dequeue_task_tp (else sched_switch; set while disabled)",
+		.help = "where a sleep begins: 0 sched_switch, 1 the task's dequeue where the kernel has sched_dequeue_task_tp (else sched_switch), and a proxy donor's context runs as for PELT where it has rq->donor and sched_proxy_decision_tp; set while disabled",
 		.value = &sleep_source, .min = 0, .max = 1,
 	},
 	{
