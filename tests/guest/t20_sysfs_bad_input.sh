@@ -26,6 +26,7 @@ for f in "$SYS"/*/; do
 		signals/max_tasks)	extra=("-1" "0" "15" "65537") ;;
 		signals/check_model)	extra=("2" "-1") ;;
 		signals/dequeue_events)	extra=("2" "-1") ;;
+		signals/sleep_source)	extra=("2" "-1") ;;
 		signals/filter_pid)	extra=("-1" "4194305") ;;
 		signals/filter_cgroup)	extra=("-1") ;;
 		signals/filter_comm)	# a string: at most 15 printable ASCII characters
