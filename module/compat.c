@@ -7,11 +7,14 @@
  *
  * Private per-CPU data (struct rq): the kernel does not export runqueues.
  * The BTF of the target kernel records every per-CPU variable with its
- * offset inside the per-CPU section (.data..percpu). this_cpu_off is an
- * exported per-CPU variable of the same section, so
- *	&runqueues = &this_cpu_off - off(this_cpu_off) + off(runqueues)
- * holds whatever the section's base address is (zero-based or not). The
- * result is verified before use: every CPU's rq->cpu must equal that CPU.
+ * offset inside the per-CPU section (.data..percpu). An exported per-CPU
+ * variable of the same section, the anchor, gives
+ *	&runqueues = &anchor - off(anchor) + off(runqueues)
+ * whatever the section's base address is (zero-based or not). The anchor
+ * is the first of these the BTF records: this_cpu_off (x86's),
+ * kernel_cpustat (the scheduler's own, exported on every architecture:
+ * arm64 has no this_cpu_off). The result is verified before use: every
+ * CPU's rq->cpu must equal that CPU.
  *
  * Other private symbols: kallsyms_lookup_name() is found by registering a
  * kprobe on it. Calling it through a pointer is only safe when indirect
@@ -20,6 +23,7 @@
  * missing capability and what depends on it says so.
  */
 #include <linux/kernel.h>
+#include <linux/kernel_stat.h>
 #include <linux/kprobes.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -271,21 +275,32 @@ static void detect_overutil_flag(void)
 
 void __percpu *sl_runqueues_pcpu;
 
+#if SL_HAS_VAR_this_cpu_off
+#define RQ_ANCHOR		this_cpu_off
+#define RQ_ANCHOR_NAME		"this_cpu_off"
+#define RQ_ANCHOR_SEC		SL_VARSEC_this_cpu_off
+#define RQ_ANCHOR_OFF		SL_VAROFF_this_cpu_off
+#elif SL_HAS_VAR_kernel_cpustat
+#define RQ_ANCHOR		kernel_cpustat
+#define RQ_ANCHOR_NAME		"kernel_cpustat"
+#define RQ_ANCHOR_SEC		SL_VARSEC_kernel_cpustat
+#define RQ_ANCHOR_OFF		SL_VAROFF_kernel_cpustat
+#endif
+
 static void detect_runqueues(void)
 {
-#if SL_HAS_VAR_runqueues && SL_HAS_VAR_this_cpu_off && SL_HAS_rq__cpu
-	unsigned long base = (unsigned long)&this_cpu_off;
+#if SL_HAS_VAR_runqueues && defined(RQ_ANCHOR) && SL_HAS_rq__cpu
+	unsigned long base = (unsigned long)&RQ_ANCHOR;
 	void __percpu *pcpu;
 	int cpu;
 
 	/* Both must live in the same per-CPU section for the arithmetic. */
-	BUILD_BUG_ON(sizeof(SL_VARSEC_runqueues) != sizeof(SL_VARSEC_this_cpu_off));
-	if (strcmp(SL_VARSEC_runqueues, SL_VARSEC_this_cpu_off)) {
-		set_cap(SL_CAP_RUNQUEUES, false, "runqueues not in %s",
-			SL_VARSEC_this_cpu_off);
+	if (strcmp(SL_VARSEC_runqueues, RQ_ANCHOR_SEC)) {
+		set_cap(SL_CAP_RUNQUEUES, false, "runqueues not in %s (%s's section)",
+			RQ_ANCHOR_SEC, RQ_ANCHOR_NAME);
 		return;
 	}
-	pcpu = (void __percpu *)(base - SL_VAROFF_this_cpu_off + SL_VAROFF_runqueues);
+	pcpu = (void __percpu *)(base - RQ_ANCHOR_OFF + SL_VAROFF_runqueues);
 	for_each_possible_cpu(cpu) {
 		void *rq = per_cpu_ptr(pcpu, cpu);
 
@@ -298,10 +313,11 @@ static void detect_runqueues(void)
 	}
 	sl_runqueues_pcpu = pcpu;
 	set_cap(SL_CAP_RUNQUEUES, true,
-		"BTF per-CPU offset, rq->cpu verified on %u CPUs",
-		num_possible_cpus());
+		"BTF per-CPU offset from %s, rq->cpu verified on %u CPUs",
+		RQ_ANCHOR_NAME, num_possible_cpus());
 #else
-	set_cap(SL_CAP_RUNQUEUES, false, "runqueues/this_cpu_off/rq::cpu not in BTF");
+	set_cap(SL_CAP_RUNQUEUES, false,
+		"runqueues, rq::cpu or an anchor (this_cpu_off, kernel_cpustat) not in BTF");
 #endif
 }
 

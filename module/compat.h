@@ -16,6 +16,7 @@
 
 #include <linux/types.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/tracepoint.h>
 #include "sched_layout.h"	/* generated from BTF */
 #include "layout_info.h"	/* SL_LAYOUT_KERNEL */
@@ -138,6 +139,21 @@ static __always_inline u64 sl_read_width(const void *p, size_t width)
 struct vm_area_struct;
 void sl_vma_flags_update(struct vm_area_struct *vma, unsigned long set,
 			 unsigned long clear);
+
+/*
+ * The clock a CPU's rq->clock follows. With an unstable sched_clock (x86:
+ * HAVE_UNSTABLE_SCHED_CLOCK) it is sched_clock_cpu(), filtered per CPU and
+ * exported; elsewhere (arm64) the kernel's sched_clock_cpu() is
+ * sched_clock() itself and is not exported.
+ */
+static inline u64 sl_sched_clock_cpu(int cpu)
+{
+#ifdef CONFIG_HAVE_UNSTABLE_SCHED_CLOCK
+	return sched_clock_cpu(cpu);
+#else
+	return sched_clock();
+#endif
+}
 
 /* The per-CPU struct rq of @cpu (valid only with SL_CAP_RUNQUEUES). */
 extern void __percpu *sl_runqueues_pcpu;

@@ -128,9 +128,9 @@ static void clock_pair_read(int cpu, u64 *sched, u64 *mono)
 
 	local_irq_save(flags);
 	do {
-		before = sched_clock_cpu(cpu);
+		before = sl_sched_clock_cpu(cpu);
 		*mono = ktime_get_ns();
-		after = sched_clock_cpu(cpu);
+		after = sl_sched_clock_cpu(cpu);
 	} while (after - before > CLOCK_PAIR_MAX_SPREAD && ++tries < 4);
 	local_irq_restore(flags);
 	*sched = before + (after - before) / 2;
@@ -199,7 +199,7 @@ static void snapshot(struct task_struct *p, struct dl_snapshot *s, enum snap_ctx
 		s->throttled = p->dl.dl_throttled;
 		s->running = self || (void *)SL_READ(rq, rq__curr) == (void *)p;
 		if (self) {
-			s->sched_clock_now = sched_clock_cpu(s->cpu);
+			s->sched_clock_now = sl_sched_clock_cpu(s->cpu);
 			s->mono_now = mono_at(s->sched_clock_now);
 		} else {
 			clock_pair_read(s->cpu, &s->sched_clock_now, &s->mono_now);

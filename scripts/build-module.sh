@@ -25,11 +25,18 @@ for d in module include tools/btf-layout scripts tests/modules; do
 	cp -a "$SCHEDLAB_TOP/$d/." "$out/$d/"
 done
 
-log "building schedlab for $KVER with gcc-$CC_MAJOR ($([ "$root" = host ] && echo host || echo "build root $(basename "$root")"))"
-mk=(make -s -C "$out/module" KDIR="$KDIR" BTF="$BTF" CC="gcc-$CC_MAJOR" HOSTCC="gcc-$CC_MAJOR")
+# Another architecture's kernel (ARCH, CROSS_COMPILE in its info): the
+# module is cross-built with Debian's cross gcc of the same version; the
+# host tools (btf_layout, kbuild's) stay the host's.
+cc=${CROSS_COMPILE:-}gcc-$CC_MAJOR
+cross=()
+[ -z "${ARCH:-}" ] || cross=(ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE")
+command -v "$cc" >/dev/null 2>&1 || [ "$root" != host ] || die "$cc not found (scripts/setup-host.sh installs it)"
+log "building schedlab for $KVER with $cc ($([ "$root" = host ] && echo host || echo "build root $(basename "$root")"))"
+mk=(make -s -C "$out/module" KDIR="$KDIR" BTF="$BTF" "${cross[@]}" CC="$cc" HOSTCC="gcc-$CC_MAJOR")
 "$SCHEDLAB_TOP/scripts/buildroot.sh" run "$root" "${mk[@]}" >&2
 if [ -f "$out/tests/modules/Makefile" ]; then
 	"$SCHEDLAB_TOP/scripts/buildroot.sh" run "$root" \
-		make -s -C "$out/tests/modules" KDIR="$KDIR" CC="gcc-$CC_MAJOR" >&2
+		make -s -C "$out/tests/modules" KDIR="$KDIR" "${cross[@]}" CC="$cc" >&2
 fi
 echo "$out"

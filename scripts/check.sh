@@ -74,6 +74,12 @@ make -s tools || fail "host tools" "make tools failed"
 #   lab-debug:stress  part 2: r30 (lock torture) and t52 with 10,000
 #                  operations per interface as root and as nobody (about
 #                  26 minutes)
+#   :smoke         (arm64-6.12) the module cross-built for Debian's arm64
+#                  kernel, booted under qemu-system-aarch64 with a busybox
+#                  initramfs: tests/smoke/smoke.sh (load, detection, every
+#                  feature enabled and read, unload; scripts/vm-smoke.sh):
+#                  the guest suite's programs are the host's (x86), so it
+#                  does not run there yet
 # The jobs are listed longest first (SCHEDLAB_CHECK_JOBS): the two debug
 # halves about 25 and 22 minutes with their boots, 7 about 21, a :core
 # lane 13-15, lab:hooks 10, lab:noproxy 2 (2026-12-06: 3,291 s in all).
@@ -88,6 +94,7 @@ tests_for() {
 	*:a) echo "t[1-6]*.sh" ;;
 	*:b) echo "t[7-9]*.sh" ;;
 	*:noproxy) echo "t80_*.sh t84_*.sh" ;;
+	*:smoke) echo "tests/smoke/smoke.sh" ;;
 	*) echo "t*.sh" ;;
 	esac
 }
@@ -121,6 +128,11 @@ guest_job() {	# guest_job JOB DIR: build, boot, test; DIR/{name,rc,build.log}
 	echo "guest: linux-image-$kver $pkgver$part" >"$res/name"
 	if [ "$prc" != 0 ]; then
 		echo build >"$res/rc"; return
+	fi
+	if [ "${job#*:}" = smoke ]; then
+		bash scripts/vm-smoke.sh "$s" "$res/vm" >"$res/vm.log" 2>&1
+		echo $? >"$res/rc"
+		return
 	fi
 	info=$(bash scripts/kernels.sh fetch "$s" 2>>"$res/build.log")
 	(

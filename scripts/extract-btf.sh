@@ -21,8 +21,17 @@ trap 'rm -rf "$tmp"' EXIT
 
 magic_of() { head -c4 "$1" | od -An -tx1 | tr -d ' \n'; }
 
+# The host's objcopy knows the host's ELF machines only; readelf reads any
+# ELF file (an arm64 vmlinux on an x86 host): its section table gives the
+# .BTF section's offset and size, cut out with dd.
 dump_elf_btf() {
-	objcopy --dump-section .BTF="$tmp/btf" "$1" "$tmp/discard" 2>/dev/null || return 1
+	local off size
+	if ! objcopy --dump-section .BTF="$tmp/btf" "$1" "$tmp/discard" 2>/dev/null; then
+		read -r off size < <(readelf -SW "$1" 2>/dev/null |
+			awk '{ sub(/^ *\[ *[0-9]+\] */, "") } $1 == ".BTF" { print $4, $5; exit }') || return 1
+		[ -n "$off" ] || return 1
+		dd if="$1" of="$tmp/btf" bs=4096 iflag=skip_bytes,count_bytes skip=$((16#$off)) count=$((16#$size)) status=none || return 1
+	fi
 	[ -s "$tmp/btf" ] && [ "$(magic_of "$tmp/btf")" = "9feb0100" ] || return 1
 	cp "$tmp/btf" "$out"
 }

@@ -10,19 +10,32 @@
 # trixie-backports). Point releases come and go, so the newest one the
 # archive has today is resolved every time. lab and lab-debug are built
 # here from Debian's 7.x source (scripts/build-kernel.sh), cached.
+# arm64-6.12: Debian's arm64 kernel of the 6.12 line, from the arm64
+# package lists (scripts/apt-foreign.sh; nothing of arm64 is installed on
+# the host): its image and headers, with the host's (amd64) kbuild tools
+# beside them, so that modules are cross-built with Debian's
+# aarch64-linux-gnu-gcc-N (the headers name it).
 #
 # The fetched directory holds:
 #   info          shell variables: KVER PKG PKGVER SUITE KDIR VMLINUZ BTF CC_MAJOR
+#                 ARCH CROSS_COMPILE (empty for the host's architecture)
 #   root/         every package unpacked (dpkg-deb -x), relative symlinks intact
 #   vmlinux.btf   the kernel's raw BTF
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# The kernel architecture of a series: arm64-* are arm64, the rest the
+# host's (x86).
+series_arch() { case "$1" in arm64-*) echo arm64 ;; *) echo x86 ;; esac; }
+# apt-cache / apt-get for the series' architecture (ARCH set by the caller)
+acache() { if [ "$ARCH" = x86 ]; then apt-cache "$@"; else "$SCHEDLAB_TOP/scripts/apt-foreign.sh" "$ARCH" apt-cache "$@"; fi; }
+aget() { if [ "$ARCH" = x86 ]; then apt-get "$@"; else "$SCHEDLAB_TOP/scripts/apt-foreign.sh" "$ARCH" apt-get "$@"; fi; }
+
 newest_image() {	# newest_image REGEX: newest linux-image-* whose headers exist too
 	local p kver
-	for p in $(apt-cache search --names-only "$1" | awk '{print $1}' | sort -rV); do
+	for p in $(acache search --names-only "$1" | awk '{print $1}' | sort -rV); do
 		kver=${p#linux-image-}
-		if apt-cache show "linux-headers-$kver" >/dev/null 2>&1; then
+		if acache show "linux-headers-$kver" >/dev/null 2>&1; then
 			echo "$kver"; return 0
 		fi
 	done
@@ -53,22 +66,31 @@ resolve() {
 	6.1)	kver=$(newest_image '^linux-image-6\.1\.0-[0-9]+-amd64$') ;;
 	6.12)	kver=$(newest_image '^linux-image-6\.12\.[0-9]+\+deb12-amd64$') ;;
 	7)	kver=$(newest_image '^linux-image-7\.[0-9]+\.[0-9]+\+deb13-amd64$') ;;
+	arm64-6.12) kver=$(newest_image '^linux-image-6\.12\.[0-9]+\+deb12-arm64$') ;;
 	*)	die "unknown kernel series '$series' (known: $SCHEDLAB_SERIES_ALL)" ;;
 	esac || die "no kernel of series $series in the apt lists (run scripts/setup-host.sh)"
 	echo "$kver $(pkgver "linux-image-$kver")"
 }
 
-pkgver() { apt-cache show --no-all-versions "$1" | awk '/^Version:/ {print $2; exit}'; }
+pkgver() { acache show --no-all-versions "$1" | awk '/^Version:/ {print $2; exit}'; }
 
 # The packages that make up image + headers: the image (and, for 7.x where the
 # image is a meta package, the linux-binary package that holds vmlinuz), the
 # headers and what they depend on among linux-headers-* / linux-kbuild-*.
+# The kbuild tools run on the host: for another architecture they are the
+# host's package of the same name (packages_host).
 packages_for() {
 	local kver=$1
 	echo "linux-image-$kver"
-	apt-cache depends "linux-image-$kver" | awk '/Depends: linux-binary-/ {print $2}'
+	acache depends "linux-image-$kver" | awk '/Depends: linux-binary-/ {print $2}'
 	echo "linux-headers-$kver"
-	apt-cache depends "linux-headers-$kver" | awk '/Depends: linux-(headers|kbuild)-/ {print $2}'
+	acache depends "linux-headers-$kver" | awk -v kb="$([ "$ARCH" = x86 ] && echo kbuild)" \
+		'$1 ~ /Depends:/ && ($2 ~ /^linux-headers-/ || (kb != "" && $2 ~ /^linux-kbuild-/)) {print $2}'
+}
+packages_host() {
+	local kver=$1
+	[ "$ARCH" = x86 ] && return 0
+	acache depends "linux-headers-$kver" | awk '$1 ~ /Depends:/ && $2 ~ /^linux-kbuild-/ {print $2}'
 }
 
 fetch() {
@@ -85,7 +107,9 @@ fetch() {
 	mapfile -t pkgs < <(packages_for "$kver" | sort -u)
 	# apt-get download drops privileges to _apt; let it write here.
 	chown _apt "$dir/debs" 2>/dev/null || true
-	(cd "$dir/debs" && apt-get download -q "${pkgs[@]}" >/dev/null)
+	(cd "$dir/debs" && aget download -q "${pkgs[@]}" >/dev/null)
+	mapfile -t pkgs < <(packages_host "$kver" | sort -u)
+	[ ${#pkgs[@]} -eq 0 ] || (cd "$dir/debs" && apt-get download -q "${pkgs[@]}" >/dev/null)
 	for p in "$dir"/debs/*.deb; do dpkg-deb -x "$p" "$dir/root"; done
 
 	local kdir=$dir/root/usr/src/linux-headers-$kver vmlinuz
@@ -104,9 +128,14 @@ fetch() {
 		"$SCHEDLAB_TOP/scripts/extract-btf.sh" "$vmlinuz" "$dir/vmlinux.btf"
 	fi
 	# The compiler the kernel was built with (module builds need the same).
-	local cc_major
+	local cc_major cross=
 	cc_major=$(sed -n 's/^CONFIG_GCC_VERSION=\([0-9]*\)[0-9][0-9][0-9][0-9]$/\1/p' "$kdir/.config")
 	[ -n "$cc_major" ] || die "cannot tell which gcc built $kver"
+	if [ "$ARCH" != x86 ]; then
+		# the headers name the cross compiler (Debian's .kernelvariables)
+		cross=$(sed -n 's/^override CROSS_COMPILE *= *//p' "$kdir/.kernelvariables" 2>/dev/null)
+		[ -n "$cross" ] || die "the $ARCH headers of $kver do not say their cross compiler (.kernelvariables)"
+	fi
 	rm -rf "$dir/debs"
 	cat >"$dir/info.tmp" <<INFO
 KVER='$kver'
@@ -117,11 +146,14 @@ KDIR='$kdir'
 VMLINUZ='$vmlinuz'
 BTF='$dir/vmlinux.btf'
 CC_MAJOR='$cc_major'
+ARCH='$([ "$ARCH" = x86 ] || echo "$ARCH")'
+CROSS_COMPILE='$cross'
 INFO
 	mv "$dir/info.tmp" "$dir/info"
 	echo "$dir"
 }
 
+ARCH=$(series_arch "${2:-}")
 case "${1:-}" in
 resolve) resolve "${2:?series}" ;;
 fetch)	 fetch "${2:?series}" ;;

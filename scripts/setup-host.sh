@@ -44,6 +44,7 @@ pkgs=(
 	build-essential bc bison flex libelf-dev kmod cpio
 	dwarves			# pahole: module BTF
 	qemu-system-x86 qemu-utils
+	qemu-system-arm		# arm64 kernels (vm-smoke.sh)
 	busybox-static
 	debootstrap
 	dkms
@@ -54,6 +55,7 @@ pkgs=(
 	gnuplot-nox		# schedlab plot, signals-plot.sh, overutil-run.sh
 	rt-app			# overutil workloads (scripts/workloads/)
 	bpftrace		# blocked_on's independent observer (scripts/bpftrace/)
+	gcc-12-aarch64-linux-gnu binutils-aarch64-linux-gnu	# arm64 kernels: modules cross-built (kernels.sh arm64-*)
 )
 
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp" ] && \

@@ -374,6 +374,35 @@ run_fixture_tests() {
 	fi
 	ok "fixture: compiled, encoded to BTF by $(pahole --version), raw .BTF dumped"
 
+	# scripts/extract-btf.sh on an ELF of another machine (an arm64
+	# vmlinux on this host, which the host's objcopy cannot read): the
+	# same BTF, put in an aarch64 object by the cross binutils
+	local top=$here/../..
+	if ! command -v aarch64-linux-gnu-as >/dev/null; then
+		not_ok "extract-btf: aarch64 binutils present (scripts/setup-host.sh installs them)"
+	elif ! aarch64-linux-gnu-as /dev/null -o "$tmp/a64e.o" ||
+	     ! aarch64-linux-gnu-objcopy --add-section .BTF="$tmp/fx.btf" "$tmp/a64e.o" "$tmp/a64.o"; then
+		not_ok "extract-btf: an aarch64 object with the fixture's BTF"
+	elif objcopy --dump-section .BTF="$tmp/x.btf" "$tmp/a64.o" "$tmp/x.o" 2>/dev/null; then
+		not_ok "extract-btf: the host's objcopy reads the aarch64 object (the fallback is not exercised)"
+	elif bash "$top/scripts/extract-btf.sh" "$tmp/a64.o" "$tmp/a64.btf" 2>"$tmp/err" &&
+	     cmp -s "$tmp/a64.btf" "$tmp/fx.btf"; then
+		ok "extract-btf: the .BTF of an aarch64 ELF (not readable by the host's objcopy), byte for byte"
+	else
+		not_ok "extract-btf: the .BTF of an aarch64 ELF, byte for byte" "$(cat "$tmp/err")"
+	fi
+	if bash "$top/scripts/extract-btf.sh" "$tmp/fx.o" "$tmp/x86.btf" 2>"$tmp/err" &&
+	   cmp -s "$tmp/x86.btf" "$tmp/fx.btf"; then
+		ok "extract-btf: the .BTF of a host ELF, byte for byte"
+	else
+		not_ok "extract-btf: the .BTF of a host ELF, byte for byte" "$(cat "$tmp/err")"
+	fi
+	if bash "$top/scripts/extract-btf.sh" "$tmp/a64e.o" "$tmp/none.btf" 2>/dev/null; then
+		not_ok "extract-btf: an aarch64 ELF without .BTF is refused"
+	else
+		ok "extract-btf: an aarch64 ELF without .BTF is refused"
+	fi
+
 	( cd "$tmp" && "$tool" fx.btf fixture.spec >layout.h 2>err )
 	local rc=$?
 	if [ $rc -ne 0 ]; then
