@@ -76,6 +76,8 @@ static struct sl_cap_state caps[SL_NR_CAPS] = {
 	[SL_CAP_SCHED_INFO]		= { "CONFIG_SCHED_INFO" },
 	[SL_CAP_TICK_PROBE]		= { "kprobe:tick" },
 	[SL_CAP_OVERUTIL_FLAG]		= { "kernel_overutilized_flag" },
+	[SL_CAP_CPU_CAPACITY]		= { "cpu_capacity" },
+	[SL_CAP_FREQ_SCALE]		= { "arch_freq_scale" },
 };
 
 static void set_cap(enum sl_cap cap, bool present, const char *fmt, ...)
@@ -287,20 +289,33 @@ void __percpu *sl_runqueues_pcpu;
 #define RQ_ANCHOR_OFF		SL_VAROFF_kernel_cpustat
 #endif
 
+#ifdef RQ_ANCHOR
+/*
+ * The address of the per-CPU variable at offset @off of section @sec, from
+ * the anchor; NULL (and @why set) when the two sections differ.
+ */
+static void __percpu *pcpu_from_anchor(const char *name, const char *sec,
+				       unsigned long off, enum sl_cap cap)
+{
+	if (strcmp(sec, RQ_ANCHOR_SEC)) {
+		set_cap(cap, false, "%s not in %s (%s's section)", name,
+			RQ_ANCHOR_SEC, RQ_ANCHOR_NAME);
+		return NULL;
+	}
+	return (void __percpu *)((unsigned long)&RQ_ANCHOR - RQ_ANCHOR_OFF + off);
+}
+#endif
+
 static void detect_runqueues(void)
 {
 #if SL_HAS_VAR_runqueues && defined(RQ_ANCHOR) && SL_HAS_rq__cpu
-	unsigned long base = (unsigned long)&RQ_ANCHOR;
 	void __percpu *pcpu;
 	int cpu;
 
-	/* Both must live in the same per-CPU section for the arithmetic. */
-	if (strcmp(SL_VARSEC_runqueues, RQ_ANCHOR_SEC)) {
-		set_cap(SL_CAP_RUNQUEUES, false, "runqueues not in %s (%s's section)",
-			RQ_ANCHOR_SEC, RQ_ANCHOR_NAME);
+	pcpu = pcpu_from_anchor("runqueues", SL_VARSEC_runqueues,
+				SL_VAROFF_runqueues, SL_CAP_RUNQUEUES);
+	if (!pcpu)
 		return;
-	}
-	pcpu = (void __percpu *)(base - RQ_ANCHOR_OFF + SL_VAROFF_runqueues);
 	for_each_possible_cpu(cpu) {
 		void *rq = per_cpu_ptr(pcpu, cpu);
 
@@ -319,6 +334,94 @@ static void detect_runqueues(void)
 	set_cap(SL_CAP_RUNQUEUES, false,
 		"runqueues, rq::cpu or an anchor (this_cpu_off, kernel_cpustat) not in BTF");
 #endif
+}
+
+/* --- capacities and frequency invariance ---------------------------------- */
+
+static unsigned long __percpu *cpu_scale_pcpu;
+static unsigned long __percpu *freq_scale_pcpu;
+
+/*
+ * A per-CPU unsigned long of the arch topology (cpu_scale, arch_freq_scale:
+ * drivers/base/arch_topology.c, both start at SCHED_CAPACITY_SCALE), found
+ * from the anchor like runqueues and verified the same way: every possible
+ * CPU's value must be in 1..SCHED_CAPACITY_SCALE. Returns the distinct
+ * values seen in *@nr_values.
+ */
+static unsigned long __percpu *detect_scale(const char *name, const char *sec,
+					    unsigned long off, enum sl_cap cap,
+					    unsigned int *nr_values)
+{
+	unsigned long __percpu *pcpu = NULL;
+	unsigned long seen[8];
+	unsigned int nr = 0, i;
+	int cpu;
+
+#ifdef RQ_ANCHOR
+	pcpu = pcpu_from_anchor(name, sec, off, cap);
+#endif
+	if (!pcpu)
+		return NULL;
+	for_each_possible_cpu(cpu) {
+		unsigned long v = READ_ONCE(*per_cpu_ptr(pcpu, cpu));
+
+		if (!v || v > SCHED_CAPACITY_SCALE) {
+			set_cap(cap, false, "layout check failed: %s(%d) = %lu",
+				name, cpu, v);
+			return NULL;
+		}
+		for (i = 0; i < nr && seen[i] != v; i++)
+			;
+		if (i == nr && nr < ARRAY_SIZE(seen))
+			seen[nr++] = v;
+	}
+	*nr_values = nr;
+	return pcpu;
+}
+
+static void detect_capacities(void)
+{
+	unsigned int nr = 0;
+
+#if SL_HAS_VAR_cpu_scale
+	cpu_scale_pcpu = detect_scale("cpu_scale", SL_VARSEC_cpu_scale,
+				      SL_VAROFF_cpu_scale, SL_CAP_CPU_CAPACITY, &nr);
+#endif
+	if (SL_HAS_rq__cpu_capacity_orig && sl_cap_has(SL_CAP_RUNQUEUES))
+		set_cap(SL_CAP_CPU_CAPACITY, true, "rq::cpu_capacity_orig (BTF)%s",
+			cpu_scale_pcpu ? ", cpu_scale beside it" : "");
+	else if (cpu_scale_pcpu)
+		set_cap(SL_CAP_CPU_CAPACITY, true,
+			"cpu_scale, BTF per-CPU offset from the anchor: %u distinct value%s",
+			nr, nr == 1 ? "" : "s");
+	else if (!caps[SL_CAP_CPU_CAPACITY].detail[0])
+		set_cap(SL_CAP_CPU_CAPACITY, false,
+			"neither rq::cpu_capacity_orig nor cpu_scale in BTF: every CPU at %ld",
+			SCHED_CAPACITY_SCALE);
+
+#if SL_HAS_VAR_arch_freq_scale
+	freq_scale_pcpu = detect_scale("arch_freq_scale", SL_VARSEC_arch_freq_scale,
+				       SL_VAROFF_arch_freq_scale, SL_CAP_FREQ_SCALE, &nr);
+	if (freq_scale_pcpu)
+		set_cap(SL_CAP_FREQ_SCALE, true, "BTF per-CPU offset from %s",
+			RQ_ANCHOR_NAME);
+	else if (!caps[SL_CAP_FREQ_SCALE].detail[0])
+		set_cap(SL_CAP_FREQ_SCALE, false, "no per-CPU anchor in BTF");
+#else
+	set_cap(SL_CAP_FREQ_SCALE, false,
+		"not in BTF: no frequency-invariance factor to read");
+#endif
+}
+
+unsigned long sl_cpu_scale(int cpu)
+{
+	return cpu_scale_pcpu ? READ_ONCE(*per_cpu_ptr(cpu_scale_pcpu, cpu)) :
+		SCHED_CAPACITY_SCALE;
+}
+
+long sl_cpu_freq_scale(int cpu)
+{
+	return freq_scale_pcpu ? (long)READ_ONCE(*per_cpu_ptr(freq_scale_pcpu, cpu)) : -1;
 }
 
 /* --- proxy execution ----------------------------------------------------- */
@@ -382,6 +485,7 @@ int sl_compat_init(void)
 	find_lookup_name();
 	detect_tick_function();
 	detect_runqueues();
+	detect_capacities();
 	detect_proxy_exec();
 	detect_overutil_flag();
 
@@ -408,6 +512,8 @@ int sl_compat_init(void)
 void sl_compat_exit(void)
 {
 	sl_runqueues_pcpu = NULL;
+	cpu_scale_pcpu = NULL;
+	freq_scale_pcpu = NULL;
 	proxy_exec_key = NULL;
 	overutil_tracked_key = NULL;
 	lookup_name = NULL;

@@ -53,6 +53,8 @@ enum sl_cap {
 	SL_CAP_SCHED_INFO,	/* CONFIG_SCHED_INFO: sched_info.last_queued, run_delay */
 	SL_CAP_TICK_PROBE,	/* the scheduler tick function can be kprobed */
 	SL_CAP_OVERUTIL_FLAG,	/* the kernel maintains rd->overutilized (EAS, or the series' boot parameter) */
+	SL_CAP_CPU_CAPACITY,	/* each CPU's original capacity: rq::cpu_capacity_orig or cpu_scale */
+	SL_CAP_FREQ_SCALE,	/* arch_freq_scale: frequency invariance's per-CPU factor */
 	SL_NR_CAPS
 };
 
@@ -154,6 +156,23 @@ static inline u64 sl_sched_clock_cpu(int cpu)
 	return sched_clock();
 #endif
 }
+
+/*
+ * @cpu's original capacity, what arch_scale_cpu_capacity() gives the
+ * scheduler: the per-CPU cpu_scale of the generic arch topology (arm64,
+ * RISC-V: from the device tree's capacity-dmips-mhz) where the kernel has
+ * it (SL_CAP_CPU_CAPACITY names the source), else SCHED_CAPACITY_SCALE (every
+ * CPU equal). Kernels before 6.7 also keep it in rq::cpu_capacity_orig:
+ * sl_rq_capacity_orig_or_scale() (sched_fields.h) prefers that.
+ */
+unsigned long sl_cpu_scale(int cpu);
+
+/*
+ * @cpu's frequency-invariance factor, arch_freq_scale (current over
+ * maximum frequency, 0..SCHED_CAPACITY_SCALE), read from the kernel's
+ * per-CPU variable; -1 where the kernel has none (SL_CAP_FREQ_SCALE).
+ */
+long sl_cpu_freq_scale(int cpu);
 
 /* The per-CPU struct rq of @cpu (valid only with SL_CAP_RUNQUEUES). */
 extern void __percpu *sl_runqueues_pcpu;

@@ -52,6 +52,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": perf: " fmt
 
+#include <linux/cpufreq.h>
 #include <linux/cpumask.h>
 #include <linux/jump_label.h>
 #include <linux/rcupdate.h>
@@ -204,6 +205,22 @@ static void compute(struct sl_perf_cpu *c, u64 win, u64 fmax, unsigned int opps)
 	}
 }
 
+/*
+ * What the kernel itself has for @c->cpu beside schedlab's computation: the
+ * frequency-invariance factor and its cpufreq policy's current frequency
+ * (policy->cur, what scaling_cur_freq shows for a driver that picks from a
+ * table: schedutil's last request there) and maximum. Process context.
+ */
+static void read_cpufreq(struct sl_perf_cpu *c)
+{
+	unsigned int cur = cpufreq_quick_get(c->cpu);
+	unsigned int max = cpufreq_quick_get_max(c->cpu);
+
+	c->freq_scale = sl_cpu_freq_scale(c->cpu);
+	c->policy_cur_khz = cur ? (long)cur : -1;
+	c->policy_max_khz = max ? (long)max : -1;
+}
+
 /* @c->cpu's runqueue and the kernel's own util for it */
 static long read_cpu(void *arg)
 {
@@ -211,6 +228,7 @@ static long read_cpu(void *arg)
 
 	read_rq(c->cpu, &c->in);
 	c->kernel_util = kernel_cpu_util ? (long)kernel_cpu_util(c->cpu) : -1;
+	read_cpufreq(c);
 	return 0;
 }
 
@@ -316,6 +334,9 @@ static const struct sl_rcol cpus_cols[] = {
 	{ "sum_util", "util", SL_RK_U64, 8 },
 	{ "sum_perf", "util", SL_RK_U64, 8 },
 	{ "sum_khz", "khz", SL_RK_U64, 8 },
+	{ "freq_scale", "util", SL_RK_U64, 10 },
+	{ "policy_cur_khz", "khz", SL_RK_U64, 14 },
+	{ "policy_max_khz", "khz", SL_RK_U64, 14 },
 };
 
 static int cpus_open(void *priv)
@@ -361,6 +382,8 @@ static void cpus_head(void *priv, struct sl_rhead *h)
 		sl_rnote(h, "no uclamp in this kernel (CONFIG_UCLAMP_TASK off): clamps 0..1024, no sum aggregation");
 	if (!kernel_cpu_util)
 		sl_rnote(h, "kernel_util: sched_cpu_util() not callable here (kallsyms/IBT)");
+	sl_rnote(h, "the kernel's own: cap = the CPU's original capacity (%s); freq_scale = arch_freq_scale (%s); policy_cur_khz, policy_max_khz = its cpufreq policy's (scaling_cur_freq, scaling_max_freq; - without one)",
+		 sl_cap_detail(SL_CAP_CPU_CAPACITY), sl_cap_detail(SL_CAP_FREQ_SCALE));
 	sl_rfact_bool(h, "sampler", r->sampling);
 	sl_rfact_s64(h, "period_ms", READ_ONCE(period_ms));
 	sl_rfact_u64(h, "window_us", div_u64(win, NSEC_PER_USEC));
@@ -416,6 +439,9 @@ static void cpus_row(void *priv, unsigned long i, struct sl_rval *v)
 	put_uc(&v[24], uc, c->sum_out.util);
 	put_uc(&v[25], uc, c->sum_out.perf);
 	put_uc(&v[26], uc, c->sum_khz);
+	put_uc(&v[27], c->freq_scale >= 0, c->freq_scale);
+	put_uc(&v[28], c->policy_cur_khz >= 0, c->policy_cur_khz);
+	put_uc(&v[29], c->policy_max_khz >= 0, c->policy_max_khz);
 }
 
 static const struct sl_report cpus_report = {

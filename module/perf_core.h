@@ -56,6 +56,10 @@ struct sl_perf_cpu {
 	unsigned long eff_util;		/* sl_perf_effective() of cpu_util_cfs(): its mirror */
 	struct sl_perf_out max, time, sum_out;
 	u64 max_khz, time_khz, sum_khz;
+	/* the kernel's own, read beside (-1: none) */
+	long freq_scale;		/* arch_freq_scale: invariance factor, 0..1024 */
+	long policy_cur_khz;		/* the CPU's cpufreq policy: current (requested) */
+	long policy_max_khz;		/* and maximum frequency */
 };
 
 #define SL_PERF_BW_SHIFT	20	/* the kernel's BW_SHIFT */

@@ -88,14 +88,15 @@ static inline long sl_rq_capacity_orig(void *rq)
 
 /*
  * The CPU's original capacity as the rules use it: rq->cpu_capacity_orig
- * where the kernel has a non-zero one, else the scale (6.7+ keep none; an
- * x86 guest's every CPU is at the scale).
+ * where the kernel has a non-zero one, else the arch topology's cpu_scale
+ * (6.7+ keep none in the rq), else the scale (sl_cpu_scale(): an x86
+ * guest's every CPU is at the scale).
  */
 static inline unsigned long sl_rq_capacity_orig_or_scale(void *rq)
 {
 	long cap = sl_rq_capacity_orig(rq);
 
-	return cap > 0 ? cap : SCHED_CAPACITY_SCALE;
+	return cap > 0 ? cap : sl_cpu_scale((int)SL_READ(rq, rq__cpu));
 }
 
 /*

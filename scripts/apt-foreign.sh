@@ -24,6 +24,11 @@ case "$cmd" in apt-cache|apt-get) ;; *) die "apt-foreign: '$cmd' is not apt-cach
 d=$SCHEDLAB_CACHE/apt-$arch
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/etc/sources.list.d" "$d/etc/preferences.d"
+# One writer of the configuration and one updater at a time; the others
+# wait and use its lists. Files are replaced whole (rename), never
+# rewritten in place: a concurrent reader sees the old or the new one.
+exec 9>"$d/lock"
+flock 9
 [ -f "$d/status" ] || : >"$d/status"	# nothing is ever installed here
 cat >"$d/apt.conf.tmp" <<CONF
 Dir::State "$d";
@@ -43,12 +48,10 @@ mv "$d/apt.conf.tmp" "$d/apt.conf"
 		echo "deb [arch=$arch signed-by=$key] http://deb.debian.org/debian $s main"
 	done
 	echo "deb [arch=$arch signed-by=$key] http://deb.debian.org/debian-security bookworm-security main"
-} >"$d/etc/sources.list"
+} >"$d/etc/sources.list.tmp"
+mv "$d/etc/sources.list.tmp" "$d/etc/sources.list"
 export APT_CONFIG=$d/apt.conf
 
-# One updater at a time; the others wait for it and use its lists.
-exec 9>"$d/lock"
-flock 9
 age=$(( $(date +%s) - $(stat -c %Y "$d/lists/updated" 2>/dev/null || echo 0) ))
 if [ "$age" -gt 3600 ]; then
 	log "apt-foreign: updating the $arch package lists"

@@ -56,6 +56,8 @@ pkgs=(
 	rt-app			# overutil workloads (scripts/workloads/)
 	bpftrace		# blocked_on's independent observer (scripts/bpftrace/)
 	gcc-12-aarch64-linux-gnu binutils-aarch64-linux-gnu	# arm64 kernels: modules cross-built (kernels.sh arm64-*)
+	libc6-dev-arm64-cross	# arm64 guests' test programs, static (tests/smoke/)
+	device-tree-compiler	# the virtual big.LITTLE (scripts/dt/)
 )
 
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp" ] && \

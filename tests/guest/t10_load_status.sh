@@ -61,6 +61,18 @@ else
 	skip "CONFIG_SCHED_PROXY_EXEC vs config" "no kernel config given"
 fi
 is "$(cap runqueues)" yes "struct rq reachable (rq->cpu verified for every CPU)"
+# Capacities and frequency invariance: rq::cpu_capacity_orig (pahole) or
+# the arch topology's per-CPU cpu_scale, and arch_freq_scale (kallsyms
+# lists per-CPU variables too).
+ksym() { grep -q " $1\$" /proc/kallsyms; }
+if command -v pahole >/dev/null; then
+	want=no; { pahole_has rq cpu_capacity_orig || ksym cpu_scale; } && want=yes
+	is "$(cap cpu_capacity)" "$want" "cpu_capacity: agrees with pahole (rq::cpu_capacity_orig) and kallsyms (cpu_scale) ($want)"
+else
+	skip "cpu_capacity vs pahole" "pahole not installed"
+fi
+want=no; ksym arch_freq_scale && want=yes
+is "$(cap arch_freq_scale)" "$want" "arch_freq_scale: agrees with kallsyms ($want)"
 ok 'echo "$st" | grep -Eq "^  cpu_signals +available=1 enabled=0"' "cpu_signals available, disabled after load"
 is "$(cat $SYS/cpu_signals/available)" 1 "sysfs available=1"
 ok 'dmesg | grep -q "schedlab: loaded"' "dmesg says loaded"

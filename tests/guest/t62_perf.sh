@@ -24,7 +24,7 @@ is "$(cat $PF/available)" 1 "perf is available"
 # --- the report -----------------------------------------------------------------
 rep=$(<"$REP")
 hdr=$(grep -v '^#' <<<"$rep" | head -1)
-is "$(wc -w <<<"$hdr")" 27 "cpus: 27 columns"
+is "$(wc -w <<<"$hdr")" 30 "cpus: 30 columns"
 is "$(grep -vc '^#' <<<"$rep")" "$((last + 2))" "cpus: a header and one row per online CPU"
 uclamp=
 json=$(<"$REP.json")
@@ -40,6 +40,21 @@ else
 	is "$(awk '{ print $11, $12, $22, $23, $24, $25, $26, $27 }' <<<"$row0")" "- - - - - - - -" \
 		"without uclamp the clamps and the sum policy are '-'"
 	ok 'grep -q "no uclamp in this kernel" <<<"$rep"' "the report says why"
+fi
+
+# the kernel's own frequencies: cpufreq's policy (none in these x86
+# guests) and arch_freq_scale, as the status and sysfs say
+if [ -r /sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq ]; then
+	is "$(awk '{ print $30 }' <<<"$row0")" "$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq)" \
+		"cpu0's policy_max_khz is scaling_max_freq"
+else
+	is "$(awk '{ print $29, $30 }' <<<"$row0")" "- -" "no cpufreq policy: policy_cur_khz, policy_max_khz are '-'"
+fi
+fs=$(awk '{ print $28 }' <<<"$row0")
+if grep -Eq '^  arch_freq_scale +yes' $DBG/status; then
+	ok '[ "$fs" -ge 1 ] && [ "$fs" -le 1024 ]' "freq_scale from arch_freq_scale: $fs in 1..1024"
+else
+	is "$fs" - "no arch_freq_scale: freq_scale is '-'"
 fi
 
 # --- the policies against the kernel (perf_check.py) ----------------------------

@@ -10,7 +10,9 @@
 #    in the background (SIGINT ignored) stops a bpftrace that has not yet
 #    installed its handler; one that ignores SIGINT is killed after
 #    MUTEX_WAITS_STOP_GRACE; a bad MUTEX_WAITS_STOP_GRACE starts nothing;
-#  - scripts/vm-stall-summary.sh on a crafted panic dump.
+#  - scripts/vm-stall-summary.sh on a crafted panic dump;
+#  - scripts/dt/biglittle-dtb.sh: the virtual big.LITTLE's tree from this
+#    host's QEMU (arm64 virt, 4 CPUs), read back with fdtget.
 . "$(dirname "$0")/../lib/host_c.sh"	# strict mode, TAP, cd to the top, $tmp
 
 # --- tests/guest/run.sh
@@ -203,5 +205,35 @@ is "$(bash scripts/vm-stall-summary.sh "$st")" "# stall summary (from the guest'
 	"vm-stall-summary.sh: each CPU's backtrace, the tasks not asleep (S, I left out), QEMU's vCPUs"
 is "$(bash scripts/vm-stall-summary.sh "$tmp/nothing")" "# no console log in $tmp/nothing" \
 	"vm-stall-summary.sh: a guest without a console log says so"
+
+# --- scripts/dt/biglittle-dtb.sh
+if command -v qemu-system-aarch64 >/dev/null && command -v fdtget >/dev/null; then
+	dtb=$tmp/bl.dtb
+	ok "bash scripts/dt/biglittle-dtb.sh '$dtb' qemu-system-aarch64 -machine virt -cpu max -smp 4 -m 1024" \
+		"biglittle-dtb.sh: builds the tree on QEMU's own"
+	caps= tabs=
+	for c in 0 1 2 3; do
+		caps="$caps $(fdtget "$dtb" /cpus/cpu@$c capacity-dmips-mhz 2>/dev/null)"
+		tabs="$tabs $(fdtget -t x "$dtb" /cpus/cpu@$c operating-points-v2 2>/dev/null)"
+	done
+	is "$caps" " 400 400 750 1024" "biglittle-dtb.sh: capacity-dmips-mhz of cpu0..3"
+	is "$(echo $tabs | tr ' ' '\n' | sort -u | wc -l)" 3 "biglittle-dtb.sh: three OPP tables (little, mid, big) among the cpus"
+	n=0
+	for c in 0 1 2 3; do
+		ph=$(fdtget -t x "$dtb" /cpus/cpu@$c operating-points-v2)
+		for node in $(fdtget -l "$dtb" /); do
+			[ "$(fdtget -t x "$dtb" "/$node" phandle 2>/dev/null)" = "$ph" ] || continue
+			fdtget -p "$dtb" "/$node" | grep -qx opp-shared &&
+				[ -n "$(fdtget "$dtb" "/$node/$(fdtget -l "$dtb" "/$node" | head -n1)" opp-microvolt)" ] &&
+				[ -n "$(fdtget "$dtb" /cpus/cpu@$c dynamic-power-coefficient)" ] && n=$((n + 1))
+		done
+	done
+	is "$n" 4 "biglittle-dtb.sh: every cpu's table is shared, has voltages, and the cpu a power coefficient (an energy model)"
+	is "$(fdtget "$dtb" /pl011@9000000 compatible 2>/dev/null | cut -d' ' -f1)" arm,pl011 "biglittle-dtb.sh: QEMU's devices kept"
+	bash scripts/dt/biglittle-dtb.sh "$tmp/x.dtb" qemu-system-aarch64 -cpu max >/dev/null 2>&1
+	is "$?" 2 "biglittle-dtb.sh: QEMU arguments without -machine: exit 2"
+else
+	skip "biglittle-dtb.sh" "no qemu-system-aarch64 or fdtget (scripts/setup-host.sh installs them)"
+fi
 
 done_testing

@@ -10,14 +10,22 @@
 #  - each available feature enables, runs 1 s with a load on every CPU,
 #    and reads back: every readable file of its debugfs directory reads
 #    without an error, and disables;
+#  - on the virtual big.LITTLE (/platform), the platform and EAS checks of
+#    biglittle.sh: the kernel's view before the module loads, schedlab's
+#    beside it after the features ran;
 #  - the module unloads, and the kernel log holds no warning, BUG or splat.
 . /tap.sh
+platform=$(cat /platform 2>/dev/null)
 
 SYS=/sys/kernel/schedlab
 DBG=/sys/kernel/debug/schedlab
 
+diag "kernel: $(uname -r) ($(uname -m)), platform ${platform:-virt}"
+if [ "$platform" = biglittle ]; then
+	. /biglittle.sh
+	bl_platform
+fi
 dmesg -c >/dev/null
-diag "kernel: $(uname -r) ($(uname -m))"
 ok "insmod /schedlab.ko" "the module loads"
 st=$(cat $DBG/status 2>/dev/null)
 echo "$st" | sed 's/^/# /'
@@ -56,6 +64,7 @@ for d in $SYS/*/; do
 	ok "echo 0 > $d/enabled" "$f: disabled"
 done
 
+[ "$platform" = biglittle ] && bl_features
 ok "rmmod schedlab" "the module unloads"
 log=$(dmesg)
 splat=$(echo "$log" | grep -E 'WARNING:|BUG:|Oops|Call trace:|general protection|UBSAN|KASAN' | head -n 5)
