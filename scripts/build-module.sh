@@ -28,6 +28,9 @@ done
 # Another architecture's kernel (ARCH, CROSS_COMPILE in its info): the
 # module is cross-built with Debian's cross gcc of the same version; the
 # host tools (btf_layout, kbuild's) stay the host's.
+# A native kernel's info sets ARCH and CROSS_COMPILE empty: they leave the
+# environment, where an exported empty ARCH would override Kbuild's own.
+[ -n "${ARCH:-}" ] || unset ARCH CROSS_COMPILE
 cc=${CROSS_COMPILE:-}gcc-$CC_MAJOR
 cross=()
 [ -z "${ARCH:-}" ] || cross=(ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE")
