@@ -45,6 +45,9 @@ shift 2
 info=$("$SCHEDLAB_TOP/scripts/kernels.sh" fetch "$series")
 # shellcheck source=/dev/null
 . "$info/info"
+# The guest runs the host's own programs (shared over virtiofs): a kernel
+# of another architecture cannot run them yet.
+[ -z "${ARCH:-}" ] || die "$series is an $ARCH kernel: the guest suite, demo and bench run x86 kernels only so far; scripts/vm-smoke.sh $series DIR boots it with the smoke test (docs/arm64.md)"
 
 timeout_s=${SCHEDLAB_VM_TIMEOUT:-1200}
 stall_s=${SCHEDLAB_VM_STALL:-600}
