@@ -133,11 +133,24 @@ ok "[ $(rep cpu0 time_us linger) -ge $(rep cpu0 time_us mainline) ]" \
 # (never flagged: under a millisecond, as when the report was in ms)
 ok "[ $(rep cpu0 time_us idle) -lt 1000 ]" "idle rule: CPU 0 idles every 16 ms (window 100 ms), never flagged ($(rep cpu0 time_us idle) us)"
 ok "[ $(rep system time_us idle) -lt 1000 ]" "idle rule: the system never flagged ($(rep system time_us idle) us)"
-ok "[ $(rep system time_us all) -lt 1000 ]" "all-CPUs rule: never flagged while CPU 1 keeps idling ($(rep system time_us all) us)"
-is "$(rep system sets all)" 0 "all-CPUs rule: no transition"
-ok "[ $(rep cpu1 time_us mainline) -lt 1000 ]" "CPU 1 (big, light load) never overutilized ($(rep cpu1 time_us mainline) us)"
-is "$(rep system time_us mainline)" "$(rep cpu0 time_us mainline)" "mainline: the system is flagged exactly when CPU 0 is"
-is "$(rep system time_us lone)" "$(rep system time_us mainline)" "lone-task rule = mainline here: CPU 0 is not the biggest"
+# CPU 1's light task stays far below 80% of 1024, but a stall of its vCPU
+# while that task runs (the host descheduling the guest's thread: the
+# guest clock goes on) counts as running: the CI run on 47c3f1c saw CPU 1
+# flagged for 7,472 us of a 3.5 s run on 6.1, with the all-CPUs rule and
+# the system verdicts following it. The workload's expectation is a
+# share (under 1% of the run: a CPU 1 taken as little, or a rule ignoring
+# the capacity, flags it most of the time); the relations between the
+# rules are exact whatever CPU 1 does.
+win=$(sed -n 's/.*overutil: \([0-9]*\) us since enabled or reset.*/\1/p' $SNAP)
+c0=$(rep cpu0 time_us mainline) c1=$(rep cpu1 time_us mainline)
+ok "[ $(( c1 * 100 )) -lt $win ]" "CPU 1 (big, light load) overutilized under 1% of the run ($c1 of $win us)"
+ok "[ $(rep system time_us all) -le $c1 ] && [ $(rep system time_us all) -le $c0 ]" \
+	"all-CPUs rule: the system flagged no longer than either CPU ($(rep system time_us all) <= $c1, $c0 us)"
+ok "[ $(rep system sets all) -le $(rep cpu1 sets mainline) ]" \
+	"all-CPUs rule: no more system episodes than CPU 1 has ($(rep system sets all) <= $(rep cpu1 sets mainline))"
+ok "[ $(rep system time_us mainline) -ge $c0 ] && [ $(rep system time_us mainline) -le $(( c0 + c1 )) ]" \
+	"mainline: the system is flagged when CPU 0 is, and otherwise only when CPU 1 is ($c0 <= $(rep system time_us mainline) <= $c0 + $c1 us)"
+is "$(rep cpu0 time_us lone)" "$c0" "lone-task rule = mainline on CPU 0: it is not the biggest"
 nt=$(traced 'overutil: cpu=0 rule=mainline on=1')
 ok "within $(rep cpu0 sets mainline) '$nt'" "one trace event per mainline set on CPU 0 ($(rep cpu0 sets mainline) sets; events: ${nt% *} between the reset and the read, ${nt#* } with the commands' edges)"
 ok "grep -q 'overutil: cpu=-1 rule=linger on=1' $TRACING/trace" "system transitions traced"

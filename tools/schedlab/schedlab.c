@@ -1330,7 +1330,7 @@ static int cmd_run(int argc, char **argv)
 			snprintf(ev[nev].name, sizeof(ev[nev].name), "%s", fs[i].events[j]), ev[nev++].n = 0;
 	if (record && nev && !run_sig) {
 		char *targv[8 + 2 * 16];
-		char evarg[16][80];
+		char evarg[16][sizeof("schedlab:") + sizeof(ev[0].name)];
 		int k = 0;
 		double deadline;
 
@@ -1341,7 +1341,8 @@ static int cmd_run(int argc, char **argv)
 		targv[k++] = "-B";
 		targv[k++] = inst;
 		for (j = 0; j < nev; j++) {
-			snprintf(evarg[j], sizeof(evarg[j]), "schedlab:%s", ev[j].name);
+			snprintf(evarg[j], sizeof(evarg[j]), "schedlab:%.*s",
+				 (int)sizeof(ev[j].name), ev[j].name);
 			targv[k++] = "-e";
 			targv[k++] = evarg[j];
 		}
