@@ -112,10 +112,25 @@ static u64 skipped_base;	/* enqueues_skipped at enable or reset */
 /* the kernel's flag */
 static struct {
 	u64 events, sets, clears, agree, disagree;
+	/*
+	 * disagreements by direction: the kernel's flag off while mainline
+	 * sees a CPU over (crowded: every such CPU runs two tasks or more,
+	 * which a load balance retry without an all-pinned busiest CPU
+	 * needs, below), and on while mainline sees none
+	 */
+	u64 dis_off, dis_off_crowded, dis_on;
+	u64 change_dis_crowded;	/* clears of those, at the flag's changes */
 	u64 change_agree, change_disagree;	/* at sets and clears only */
 	int last;		/* -1: never seen */
 	u64 since;
 	u64 time_on;
+	/*
+	 * the last disagreement: when, the flag, the CPU of the largest
+	 * util / capacity as mainline saw it, from which CPU the event came
+	 */
+	u64 dis_at;
+	int dis_flag, dis_cpu, dis_from;
+	unsigned long dis_util, dis_capacity;
 } kflag;
 
 /* drive: the rule the kernel's per-CPU verdict follows, -1: its own */
@@ -133,6 +148,7 @@ static int hp_state = -1;	/* the dynamic CPU hotplug state, while enabled */
 struct cpu_state {
 	struct sl_ou_input in;		/* as the rules see it (emulated) */
 	unsigned long real_util, real_capacity, real_capacity_orig;
+	unsigned int rq_nr_running;	/* every class */
 };
 
 static void read_state(int cpu, struct cpu_state *st)
@@ -160,7 +176,8 @@ static void read_state(int cpu, struct cpu_state *st)
 #else
 	in->nr_running = SL_READ(rq, rq__nr_running);
 #endif
-	in->idle = SL_READ(rq, rq__nr_running) == 0;
+	st->rq_nr_running = SL_READ(rq, rq__nr_running);
+	in->idle = st->rq_nr_running == 0;
 	emul = emul_capacity ? READ_ONCE(emul_capacity[cpu]) : 0;
 	if (emul) {
 		in->util = util * emul / cap_orig;
@@ -273,36 +290,80 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 		cpu_event(cpu, SL_OU_EV_IDLE_EXIT);
 }
 
-/* The kernel's mainline verdict now, on the real state of every CPU. */
-static bool kernel_view_now(void)
+/*
+ * The kernel's mainline verdict now, on the real state of every CPU; *top
+ * gets the CPU closest to (or furthest past) the threshold: the largest
+ * util / capacity; *crowded whether every CPU over runs two tasks or more.
+ *
+ * Why crowded matters: the kernel recomputes the root domain's flag at
+ * every load balance of the top domain from the CPUs the balance looks
+ * at (update_sd_lb_stats(), env->cpus). When the busiest CPU's tasks are
+ * all pinned (LBF_ALL_PINNED, only possible with two tasks or more on it:
+ * detach_tasks() clears it otherwise), load_balance() drops that CPU and
+ * retries, and the retry sets the flag from the other CPUs alone: it
+ * clears it while the dropped CPU is still overutilized, until that CPU's
+ * next tick sets it again. A retry needs a CPU left outside the
+ * balancing group, so never on two CPUs; on the arm64 big.LITTLE a pinned
+ * hog beside another pinned task makes the flag flap.
+ */
+static bool kernel_view_now(int *top, unsigned long *top_util, unsigned long *top_cap,
+			    bool *crowded)
 {
 	struct cpu_state st;
+	bool over = false;
 	int cpu;
 
+	*crowded = true;
+	*top = -1;
+	*top_util = 0;
+	*top_cap = 1;
 	for_each_online_cpu(cpu) {
 		read_state(cpu, &st);
 		st.in.util = st.real_util;
 		st.in.capacity = st.real_capacity;
 		st.in.capacity_orig = st.real_capacity_orig;
-		if (sl_ou_mainline(&st.in))
-			return true;
+		if (sl_ou_mainline(&st.in)) {
+			over = true;
+			if (st.rq_nr_running < 2)
+				*crowded = false;
+		}
+		if (*top < 0 || (u64)st.real_util * *top_cap > (u64)*top_util * max(st.real_capacity, 1UL)) {
+			*top = cpu;
+			*top_util = st.real_util;
+			*top_cap = max(st.real_capacity, 1UL);
+		}
 	}
-	return false;
+	return over;
 }
 
 static void probe_overutilized(void *data, struct root_domain *rd, bool overutilized)
 {
-	bool ours = kernel_view_now();
-	unsigned long flags;
+	unsigned long flags, top_util, top_cap;
+	int top;
+	bool crowded;
+	bool ours = kernel_view_now(&top, &top_util, &top_cap, &crowded);
 	u64 now;
 
 	raw_spin_lock_irqsave(&ou_lock, flags);
 	now = local_clock();
 	kflag.events++;
-	if (ours == overutilized)
+	if (ours == overutilized) {
 		kflag.agree++;
-	else
+	} else {
 		kflag.disagree++;
+		if (overutilized) {
+			kflag.dis_on++;
+		} else {
+			kflag.dis_off++;
+			kflag.dis_off_crowded += crowded;
+		}
+		kflag.dis_at = now;
+		kflag.dis_flag = overutilized;
+		kflag.dis_cpu = top;
+		kflag.dis_from = smp_processor_id();
+		kflag.dis_util = top_util;
+		kflag.dis_capacity = top_cap;
+	}
 	if (kflag.last != overutilized) {
 		if (kflag.last == 1)
 			kflag.time_on += now - kflag.since;
@@ -311,10 +372,12 @@ static void probe_overutilized(void *data, struct root_domain *rd, bool overutil
 				kflag.sets++;
 			else
 				kflag.clears++;
-			if (ours == overutilized)
+			if (ours == overutilized) {
 				kflag.change_agree++;
-			else
+			} else {
 				kflag.change_disagree++;
+				kflag.change_dis_crowded += !overutilized && crowded;
+			}
 		}
 		kflag.last = overutilized;
 		kflag.since = now;
@@ -825,8 +888,20 @@ static void head_kernel_flag(struct sl_rhead *h, struct snapshot *s)
 	sl_rfact_u64(h, "kernel_flag_time_us", div_u64(on, NSEC_PER_USEC));
 	sl_rfact_u64(h, "kernel_flag_agree", s->kflag.agree);
 	sl_rfact_u64(h, "kernel_flag_disagree", s->kflag.disagree);
-	sl_rnote(h, "at the flag's changes (sets, clears) mainline agrees at %llu of %llu",
-		 s->kflag.change_agree, s->kflag.change_agree + s->kflag.change_disagree);
+	sl_rnote(h, "at the flag's changes (sets, clears) mainline agrees at %llu of %llu (of the others, clears while every CPU over ran 2 tasks or more: %llu)",
+		 s->kflag.change_agree, s->kflag.change_agree + s->kflag.change_disagree,
+		 s->kflag.change_dis_crowded);
+	sl_rfact_u64(h, "kernel_flag_change_disagree_crowded", s->kflag.change_dis_crowded);
+	sl_rnote(h, "disagreements: the flag off while mainline has a CPU over %llu (every such CPU running 2 tasks or more, as a load balance retry without an all-pinned CPU needs: %llu), on while mainline has none %llu",
+		 s->kflag.dis_off, s->kflag.dis_off_crowded, s->kflag.dis_on);
+	sl_rfact_u64(h, "kernel_flag_disagree_off", s->kflag.dis_off);
+	sl_rfact_u64(h, "kernel_flag_disagree_off_crowded", s->kflag.dis_off_crowded);
+	sl_rfact_u64(h, "kernel_flag_disagree_on", s->kflag.dis_on);
+	if (s->kflag.dis_at)
+		sl_rnote(h, "last disagreement %llu us ago: the kernel's flag %d (event on CPU %d), mainline's closest CPU %d at util %lu of capacity %lu",
+			 div_u64(s->now - s->kflag.dis_at, NSEC_PER_USEC), s->kflag.dis_flag,
+			 s->kflag.dis_from, s->kflag.dis_cpu, s->kflag.dis_util,
+			 s->kflag.dis_capacity);
 	sl_rfact_u64(h, "kernel_flag_change_agree", s->kflag.change_agree);
 	sl_rfact_u64(h, "kernel_flag_change_disagree", s->kflag.change_disagree);
 }
@@ -1089,6 +1164,9 @@ static int reset_stats(void)
 	kflag.events = kflag.sets = kflag.clears = 0;
 	kflag.agree = kflag.disagree = kflag.time_on = 0;
 	kflag.change_agree = kflag.change_disagree = 0;
+	kflag.dis_off = kflag.dis_off_crowded = kflag.dis_on = 0;
+	kflag.change_dis_crowded = 0;
+	kflag.dis_at = 0;
 	drive_base[0] = sl_percpu_sum(&drive_verdicts, 0);
 	drive_base[1] = sl_percpu_sum(&drive_changed, 0);
 	kflag.since = enabled_at;

@@ -14,5 +14,5 @@ SCHEDLAB_SERIES_ALL="lab-debug 6.1 6.12 7 lab"
 # What make check runs: guest jobs, each a series or a part of one
 # (SERIES:PART, see check.sh), in the order they start (two at a time, the
 # longest first).
-SCHEDLAB_CHECK_JOBS="lab-debug:stress lab-debug:reload 7 6.1:core 6.12:core lab:hooks arm64-6.12:smoke lab:noproxy"
+SCHEDLAB_CHECK_JOBS="lab-debug:stress lab-debug:reload 7 arm64-6.12:biglittle 6.1:core 6.12:core lab:hooks arm64-6.12:smoke lab:noproxy"
 SCHEDLAB_SERIES_DEFAULT=6.12

@@ -58,6 +58,7 @@ pkgs=(
 	gcc-12-aarch64-linux-gnu binutils-aarch64-linux-gnu	# arm64 kernels: modules cross-built (kernels.sh arm64-*)
 	libc6-dev-arm64-cross	# arm64 guests' test programs, static (tests/smoke/)
 	device-tree-compiler	# the virtual big.LITTLE (scripts/dt/)
+	pkg-config		# the tools cross-built against the arm64 guest root (vm-run.sh)
 )
 
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want_stamp" ] && \

@@ -1,7 +1,8 @@
 #!/bin/busybox sh
 # /init of schedlab's test guest (runs from a busybox initramfs).
 #
-# Mounts the host's root read-only over virtiofs at /host, gives it writable
+# Mounts the host's root (or the guest's own root, for another architecture)
+# read-only over virtiofs at /host, gives it writable
 # tmpfs for /tmp, /run, /var/tmp and /root, mounts the guest's own proc, sys,
 # dev, debugfs, tracefs and cgroup2 inside it, mounts the results share
 # (read-write) at /run/schedlab-results, then runs, chrooted in /host, the
@@ -35,6 +36,22 @@ for d in tmp run var/tmp root; do
 		umount /keep
 	fi
 done
+# A guest of another architecture than the host's (schedlab.arch=ARCH)
+# booted a root of its own (guest-rootfs.sh): the work tree is its own
+# share, mounted at its host path, with the tools built for ARCH
+# (build/host-ARCH) over build/host; the kernel's unpacked package is a
+# share too, at its host path, its modules at /lib/modules/KVER.
+arch=$(sed -n 's/.*schedlab.arch=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$arch" ]; then
+	mkdir -p "$H$top" 2>/dev/null
+	mount -t virtiofs -o ro top "$H$top" || { echo "schedlab-vm: cannot mount the work tree"; poweroff -f; }
+	mount -o bind "$H$top/build/host-$arch" "$H$top/build/host" ||
+		{ echo "schedlab-vm: no build/host-$arch"; poweroff -f; }
+	kernel=$(sed -n 's/.*schedlab.kernel=\([^ ]*\).*/\1/p' /proc/cmdline)
+	mount -t virtiofs -o ro kernel "$H$kernel" &&
+		mount -o bind "$H$kernel/root/lib/modules/$(uname -r)" "$H/lib/modules/$(uname -r)" ||
+		echo "schedlab-vm: the kernel's package is not mounted"
+fi
 mount -t proc proc $H/proc
 mount -t sysfs sys $H/sys
 mount -t devtmpfs dev $H/dev
@@ -73,6 +90,7 @@ heartbeat() {
 		read -t 10 x <&3
 		[ -e $H/usr/. ]
 		[ -e $H/run/schedlab-results/. ]
+		[ -z "$arch" ] || [ -e "$H$top/." ]
 	done
 }
 heartbeat &

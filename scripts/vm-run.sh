@@ -6,6 +6,11 @@
 # "bash SCRIPT ARGS..." as root inside it (paths as on the host), and bring
 # back in RESULTS_DIR (shared read-write, /run/schedlab-results in the guest)
 # whatever it writes there, plus console.log, dmesg.txt and exit-status.
+# An arm64 series boots under qemu-system-aarch64 on the virtual
+# big.LITTLE (4 vCPUs, vm-machine.sh) with a Debian arm64 root of its own
+# (guest-rootfs.sh) and the work tree shared at its host path, the tools
+# cross-built into build/host-arm64 and mounted over build/host: the same
+# scripts run unchanged (docs/arm64.md).
 #
 # Exit status: the script's; 125 if the guest did not finish (boot failure,
 # timeout, stall); 124 if the guest's dmesg has an oops, BUG, WARNING,
@@ -45,63 +50,65 @@ shift 2
 info=$("$SCHEDLAB_TOP/scripts/kernels.sh" fetch "$series")
 # shellcheck source=/dev/null
 . "$info/info"
-# The guest runs the host's own programs (shared over virtiofs): a kernel
-# of another architecture cannot run them yet.
-[ -z "${ARCH:-}" ] || die "$series is an $ARCH kernel: the guest suite, demo and bench run x86 kernels only so far; scripts/vm-smoke.sh $series DIR boots it with the smoke test (docs/arm64.md)"
+arch=${ARCH:-x86}
 
 timeout_s=${SCHEDLAB_VM_TIMEOUT:-1200}
 stall_s=${SCHEDLAB_VM_STALL:-600}
-cpus=${SCHEDLAB_VM_CPUS:-2}
 mem=${SCHEDLAB_VM_MEM:-2048}
 
-# The initramfs: busybox, our /init and, where this kernel has them as
-# modules (Debian 6.1), virtio_pci and virtiofs with their dependencies in
-# load order. Rebuilt when any of these change.
-modroot=
-if [ -d "$info/root/lib/modules/$KVER/kernel" ]; then
-	modroot=$info/root/lib/modules/$KVER
-	# The package does not ship modules.dep (depmod makes it at install).
-	[ -f "$modroot/modules.dep" ] || depmod -b "$info/root" "$KVER"
-fi
-declare -A seen=()
-order=()
-add_module() {	# add_module NAME: NAME (e.g. virtiofs) and its dependencies
-	local path deps d
-	path=$(awk -F: -v m="$1" '{ n = $1; sub(/.*\//, "", n); sub(/\.ko.*/, "", n); gsub(/-/, "_", n) } n == m { print; exit }' "$modroot/modules.dep")
-	[ -n "$path" ] || return 0	# built in
-	deps=${path#*:}; path=${path%%:*}
-	[ -n "${seen[$path]:-}" ] && return 0
-	seen[$path]=1
-	for d in $deps; do
-		d=$(basename "$d"); d=${d%%.ko*}; add_module "${d//-/_}"
-	done
-	order+=("$path")
+run=$(mktemp -d /tmp/schedlab-vm.XXXXXX)
+pids=()
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$run"
 }
-if [ -n "$modroot" ] && [ -f "$modroot/modules.dep" ]; then
-	for m in virtio_pci virtiofs; do add_module "$m"; done
+trap cleanup EXIT
+
+# The machine (vm-machine.sh): x86 q35 with 2 vCPUs; arm64 the virtual
+# big.LITTLE (4 vCPUs) unless SCHEDLAB_VM_PLATFORM says otherwise.
+. "$SCHEDLAB_TOP/scripts/vm-machine.sh"
+vm_machine "$arch" "$run"
+cpus=$smp
+
+# The guest's root. x86: the host's own, read-only, so the guest runs the
+# host's programs. Another architecture: a Debian root of its own
+# (guest-rootfs.sh), the work tree shared beside it at its host path, the
+# tools cross-built against that root into build/host-ARCH, which the
+# guest's init mounts over build/host (so the scripts' paths are the
+# same), and the kernel's unpacked package at its host path (the tests
+# read its config) with its modules at /lib/modules/KVER too.
+guestroot=/
+if [ "$arch" != x86 ]; then
+	guestroot=$("$SCHEDLAB_TOP/scripts/guest-rootfs.sh" "$arch")
+	case "$arch" in arm64) gnu=aarch64-linux-gnu ;; esac
+	make -s -C "$SCHEDLAB_TOP" tools HOSTBIN="build/host-$arch" \
+		CC="${CROSS_COMPILE}gcc-$CC_MAJOR --sysroot=$guestroot" \
+		PKG_CONFIG_SYSROOT_DIR="$guestroot" \
+		PKG_CONFIG_LIBDIR="$guestroot/usr/lib/$gnu/pkgconfig:$guestroot/usr/share/pkgconfig" >&2 ||
+		die "the tools did not cross-build for $arch against $guestroot"
+	mkdir -p "$SCHEDLAB_TOP/build/host"
+	# mount points (the root is read-only in the guest)
+	mkdir -p "$guestroot$SCHEDLAB_TOP" "$guestroot$info" "$guestroot/usr/lib/modules/$KVER"
 fi
-initrd_key=$( (cat "$SCHEDLAB_TOP/scripts/vm-init.sh"; readlink -f /bin/busybox; stat -c %s /bin/busybox; echo "$KVER ${order[*]:-}") | sha256sum | cut -c1-16)
+
+# The initramfs: busybox, our /init and, where this kernel has them as
+# modules, virtio_pci and virtiofs (Debian 6.1) and the platform's
+# (cpufreq-dt on the big.LITTLE), with their dependencies, in load order.
+# Rebuilt when any of these change.
+mkdir -p "$run/initrd/bin" "$run/initrd/dev" "$run/initrd/proc" "$run/initrd/sys" "$run/initrd/host"
+vm_modules "$info/root" "$KVER" "$run/initrd/modules" virtio_pci virtiofs "${platform_modules[@]}"
+initrd_key=$( (cat "$SCHEDLAB_TOP/scripts/vm-init.sh"; readlink -f "$busybox"; stat -c %s "$busybox"; echo "$KVER"; cat "$run/initrd/modules/order" 2>/dev/null || true) | sha256sum | cut -c1-16)
 initrd=$SCHEDLAB_CACHE/initramfs-$initrd_key.cpio.gz
 if [ ! -f "$initrd" ]; then
-	t=$(mktemp -d)
-	mkdir -p "$t"/{bin,dev,proc,sys,host,modules}
-	cp /bin/busybox "$t/bin/busybox"
-	cp "$SCHEDLAB_TOP/scripts/vm-init.sh" "$t/init"
-	for m in "${order[@]}"; do
-		b=$(basename "$m")
-		case $b in
-		*.ko.xz) xz -dc "$modroot/$m" >"$t/modules/${b%.xz}"; b=${b%.xz} ;;
-		*.ko.zst) zstd -qdc "$modroot/$m" >"$t/modules/${b%.zst}"; b=${b%.zst} ;;
-		*.ko.gz) gzip -dc "$modroot/$m" >"$t/modules/${b%.gz}"; b=${b%.gz} ;;
-		*) cp "$modroot/$m" "$t/modules/$b" ;;
-		esac
-		echo "$b" >>"$t/modules/order"
-	done
+	cp "$busybox" "$run/initrd/bin/busybox"
+	cp "$SCHEDLAB_TOP/scripts/vm-init.sh" "$run/initrd/init"
 	# a name of its own: two guests of one kernel may boot at once
-	(cd "$t" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd.tmp.$$"
+	(cd "$run/initrd" && find . | cpio -o -H newc --quiet | gzip -1) >"$initrd.tmp.$$"
 	mv "$initrd.tmp.$$" "$initrd"
-	rm -rf "$t"
 fi
+rm -rf "$run/initrd"
 
 rm -rf "$results"
 mkdir -p "$results"
@@ -126,16 +133,6 @@ if [ -s "$KDIR/System.map" ]; then
 	grep -E ' [tTwW] ' "$KDIR/System.map" >"$results/kallsyms.txt" || rm -f "$results/kallsyms.txt"
 fi
 
-run=$(mktemp -d /tmp/schedlab-vm.XXXXXX)
-pids=()
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
-	rm -rf "$run"
-}
-trap cleanup EXIT
-
 virtiofsd=/usr/lib/qemu/virtiofsd
 [ -x "$virtiofsd" ] || virtiofsd=$(command -v virtiofsd) || die "virtiofsd not found"
 start_virtiofsd() {	# start_virtiofsd SOCKET SOURCE CACHE
@@ -150,14 +147,27 @@ start_virtiofsd() {	# start_virtiofsd SOCKET SOURCE CACHE
 # through the queue; the heartbeat (vm-init.sh) still reaches virtiofsd,
 # 5 s apart, past the 1 s. The results share, read by the host while the
 # guest writes it, is not cached.
-start_virtiofsd "$run/root.sock" / "${SCHEDLAB_VM_ROOT_CACHE:-auto}"
+start_virtiofsd "$run/root.sock" "$guestroot" "${SCHEDLAB_VM_ROOT_CACHE:-auto}"
 start_virtiofsd "$run/results.sock" "$results" none
+socks=(root results)
+shares=(-chardev socket,id=vfs0,path="$run/root.sock" -device vhost-user-fs-pci,chardev=vfs0,tag=hostroot,event_idx=off
+	-chardev socket,id=vfs1,path="$run/results.sock" -device vhost-user-fs-pci,chardev=vfs1,tag=results,event_idx=off)
+if [ "$arch" != x86 ]; then
+	# the work tree and the kernel's unpacked package (its config,
+	# headers, modules), beside the guest's own root
+	start_virtiofsd "$run/top.sock" "$SCHEDLAB_TOP" "${SCHEDLAB_VM_ROOT_CACHE:-auto}"
+	start_virtiofsd "$run/kernel.sock" "$info" auto
+	socks+=(top kernel)
+	shares+=(-chardev socket,id=vfs2,path="$run/top.sock" -device vhost-user-fs-pci,chardev=vfs2,tag=top,event_idx=off
+		-chardev socket,id=vfs3,path="$run/kernel.sock" -device vhost-user-fs-pci,chardev=vfs3,tag=kernel,event_idx=off)
+fi
 for _ in $(seq 300); do
-	[ -S "$run/root.sock" ] && [ -S "$run/results.sock" ] && break
+	up=1
+	for s in "${socks[@]}"; do [ -S "$run/$s.sock" ] || up=; done
+	[ -n "$up" ] && break
 	sleep 0.1
 done
-[ -S "$run/root.sock" ] && [ -S "$run/results.sock" ] ||
-	die "virtiofsd did not start: $(cat "$run"/*.sock.log)"
+[ -n "$up" ] || die "virtiofsd did not start: $(cat "$run"/*.sock.log)"
 
 case "$SCHEDLAB_TOP" in *[[:space:]]*) die "the work tree path must not contain spaces: $SCHEDLAB_TOP" ;; esac
 # tsc=reliable: under round-robin TCG the vCPUs' TSCs look unsynchronised
@@ -167,15 +177,25 @@ case "$SCHEDLAB_TOP" in *[[:space:]]*) die "the work tree path must not contain 
 # nokaslr: a stalled guest's RIPs are named from System.map (see above).
 # unknown_nmi_panic, panic_print=0x45 (tasks, timers, every CPU): what the
 # stall watcher's NMI makes the guest print.
-append="console=ttyS0 panic=-1 preempt=full loglevel=6 tsc=reliable nokaslr unknown_nmi_panic=1 panic_print=0x45 schedlab.top=$SCHEDLAB_TOP"
-append+=" $("$SCHEDLAB_TOP/scripts/kernels.sh" boot-args "$series") ${SCHEDLAB_VM_APPEND:-}"
-log "booting $KVER ($PKG $PKGVER) under QEMU/TCG (thread=${SCHEDLAB_VM_TCG_THREAD:-single}), $cpus vCPUs"
+append="console=$console panic=-1 preempt=full loglevel=6 nokaslr panic_print=0x45 schedlab.top=$SCHEDLAB_TOP"
+if [ "$arch" = x86 ]; then
+	append+=" tsc=reliable unknown_nmi_panic=1"
+	# the memory virtiofsd shares, as the guest's one NUMA node
+	memargs=(-object memory-backend-memfd,id=mem,size="${mem}M",share=on -numa node,memdev=mem)
+else
+	# the guest's init mounts the tree's share and build/host-ARCH
+	append+=" schedlab.arch=$arch schedlab.kernel=$info"
+	# the memory virtiofsd shares, as the machine's RAM (no NUMA node,
+	# which would change the device tree the platform was made from)
+	qemu[2]+=",memory-backend=mem"
+	memargs=(-object memory-backend-memfd,id=mem,size="${mem}M",share=on)
+fi
+append+=" $append_platform $("$SCHEDLAB_TOP/scripts/kernels.sh" boot-args "$series") ${SCHEDLAB_VM_APPEND:-}"
+log "booting $KVER ($PKG $PKGVER) under ${qemu[0]}/TCG (thread=${SCHEDLAB_VM_TCG_THREAD:-single}), $cpus vCPUs, platform $platform"
 set +e
-timeout -k 10 "$((timeout_s + 120))" qemu-system-x86_64 \
-	-machine q35 -accel tcg,thread="${SCHEDLAB_VM_TCG_THREAD:-single}" -cpu max -smp "$cpus" -m "$mem" \
-	-object memory-backend-memfd,id=mem,size="${mem}M",share=on -numa node,memdev=mem \
-	-chardev socket,id=vfs0,path="$run/root.sock" -device vhost-user-fs-pci,chardev=vfs0,tag=hostroot,event_idx=off \
-	-chardev socket,id=vfs1,path="$run/results.sock" -device vhost-user-fs-pci,chardev=vfs1,tag=results,event_idx=off \
+timeout -k 10 "$((timeout_s + 120))" "${qemu[@]}" \
+	-accel tcg,thread="${SCHEDLAB_VM_TCG_THREAD:-single}" -smp "$cpus" -m "$mem" "${memargs[@]}" "${dtb[@]}" \
+	"${shares[@]}" \
 	-kernel "$VMLINUZ" -initrd "$initrd" -append "$append" \
 	-display none -no-reboot -monitor none -qmp unix:"$run/qmp.sock",server=on,wait=off \
 	-serial file:"$results/console.log" \

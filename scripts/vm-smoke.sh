@@ -35,52 +35,13 @@ mkdir -p "$results"
 results=$(cd "$results" && pwd)
 
 arch=${ARCH:-x86}
-platform=${SCHEDLAB_VM_PLATFORM:-}
-smp=2
-append_platform=
-case "$arch" in
-arm64)
-	qemu=(qemu-system-aarch64 -machine virt -cpu max)
-	console=ttyAMA0
-	cc=${CROSS_COMPILE}gcc-$CC_MAJOR
-	platform=${platform:-biglittle}
-	# busybox-static for arm64, unpacked once per package version
-	bbver=$("$SCHEDLAB_TOP/scripts/apt-foreign.sh" arm64 apt-cache show --no-all-versions busybox-static |
-		awk '/^Version:/ { print $2; exit }')
-	[ -n "$bbver" ] || die "no arm64 busybox-static in the package lists"
-	bbdir=$SCHEDLAB_CACHE/busybox-arm64-${bbver//[:~]/_}
-	if [ ! -x "$bbdir/bin/busybox" ]; then
-		log "fetching busybox-static $bbver (arm64)"
-		rm -rf "$bbdir.tmp"; mkdir -p "$bbdir.tmp/debs"
-		(cd "$bbdir.tmp/debs" && "$SCHEDLAB_TOP/scripts/apt-foreign.sh" arm64 apt-get download -q busybox-static >/dev/null)
-		dpkg-deb -x "$bbdir.tmp"/debs/*.deb "$bbdir.tmp"
-		rm -rf "$bbdir.tmp/debs" "$bbdir"; mv "$bbdir.tmp" "$bbdir"
-	fi
-	busybox=$bbdir/bin/busybox
-	;;
-x86)
-	qemu=(qemu-system-x86_64 -machine q35 -cpu max)
-	console=ttyS0
-	busybox=/bin/busybox
-	cc=cc
-	platform=${platform:-virt}
-	;;
-*)	die "vm-smoke: no machine known for $arch" ;;
-esac
-command -v "${qemu[0]}" >/dev/null || die "${qemu[0]} not found (scripts/setup-host.sh installs it)"
+case "$arch" in arm64) cc=${CROSS_COMPILE}gcc-$CC_MAJOR ;; *) cc=cc ;; esac
 command -v "$cc" >/dev/null || die "$cc not found (scripts/setup-host.sh installs it)"
-case "$platform" in
-biglittle)
-	[ "$arch" = arm64 ] || die "the virtual big.LITTLE is an arm64 virt machine"
-	smp=4
-	# sched_verbose: the kernel logs when it starts energy-aware scheduling
-	append_platform=sched_verbose ;;
-virt)	;;
-*)	die "unknown SCHEDLAB_VM_PLATFORM '$platform' (biglittle, virt)" ;;
-esac
-
+. "$SCHEDLAB_TOP/scripts/vm-machine.sh"
+mem=1024
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
+vm_machine "$arch" "$t"
 mkdir -p "$t/root/bin" "$t/root/proc" "$t/root/sys" "$t/root/dev" "$t/root/tmp"
 cp "$busybox" "$t/root/bin/busybox"
 cp "$ko" "$t/root/schedlab.ko"
@@ -91,40 +52,8 @@ for src in "$SCHEDLAB_TOP"/tests/smoke/*.c; do
 	"$cc" -static -O2 -Wall -Wextra -Werror -o "$t/root/bin/$(basename "$src" .c)" "$src" ||
 		die "$(basename "$src") did not build with $cc"
 done
-dtb=()
-if [ "$platform" = biglittle ]; then
-	# QEMU's own tree for exactly this machine, plus the big.LITTLE
-	"$SCHEDLAB_TOP/scripts/dt/biglittle-dtb.sh" "$t/biglittle.dtb" \
-		"${qemu[@]}" -smp "$smp" -m 1024
-	dtb=(-dtb "$t/biglittle.dtb")
-	# the kernel's cpufreq-dt and what it depends on (modinfo), in load
-	# order, decompressed (busybox's insmod takes a plain .ko)
-	root=${KDIR%%/usr/src/*}
-	moddir=
-	for d in "$root/usr/lib/modules/$KVER" "$root/lib/modules/$KVER"; do
-		[ -d "$d/kernel" ] && { moddir=$d; break; }
-	done
-	[ -n "$moddir" ] || die "no modules of $KVER unpacked under $root"
-	mkdir -p "$t/root/modules"
-	: >"$t/root/modules/order"
-	add_module() {	# add_module NAME: its dependencies first
-		local path dep
-		path=$(find "$moddir/kernel" -name "$(echo "$1" | sed 's/[-_]/[-_]/g').ko*" | head -n1)
-		[ -n "$path" ] || die "$1 is not a module of $KVER"
-		for dep in $(/sbin/modinfo -F depends "$path" | tr ',' ' '); do
-			add_module "$dep"
-		done
-		grep -qx "$1.ko" "$t/root/modules/order" && return 0
-		case "$path" in
-		*.ko.xz)  xz -dc "$path" ;;
-		*.ko.zst) zstd -qdc "$path" ;;
-		*.ko.gz)  gzip -dc "$path" ;;
-		*)	  cat "$path" ;;
-		esac >"$t/root/modules/$1.ko"
-		echo "$1.ko" >>"$t/root/modules/order"
-	}
-	add_module cpufreq-dt
-fi
+# the platform's modules (cpufreq-dt), loaded by the test (smoke.sh)
+vm_modules "${KDIR%%/usr/src/*}" "$KVER" "$t/root/modules" "${platform_modules[@]}"
 cat >"$t/root/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -145,7 +74,7 @@ log "booting $KVER ($PKGVER) under ${qemu[0]}/TCG, platform $platform: the smoke
 rc=0
 # loglevel=1: printk stays off the console, which carries the TAP (the
 # test reads and prints the kernel log itself)
-timeout -k 10 "$timeout_s" "${qemu[@]}" -accel tcg,thread=single -smp "$smp" -m 1024 \
+timeout -k 10 "$timeout_s" "${qemu[@]}" -accel tcg,thread=single -smp "$smp" -m "$mem" \
 	"${dtb[@]}" -nographic -no-reboot -kernel "$VMLINUZ" -initrd "$t/initrd.gz" \
 	-append "console=$console panic=-1 loglevel=1 $append_platform" </dev/null >"$results/console.log" 2>&1 || rc=$?
 tr -d '\r' <"$results/console.log" | sed -n '/^TAP version 13$/,/^1\.\.[0-9]*$/p' >"$results/tap.txt"

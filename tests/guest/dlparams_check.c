@@ -5,8 +5,12 @@
  *
  *   dlparams_check accuracy SAMPLES   every path against a reference, on a
  *                                     SCHED_DEADLINE thread spinning through
- *                                     its budget on CPU 1
- *   dlparams_check remote SAMPLES     a DL thread on CPU 1 read from CPU 0
+ *                                     its budget on the DL CPU
+ *   dlparams_check remote SAMPLES     a DL thread on the DL CPU read from
+ *                                     CPU 0
+ *
+ * The DL CPU is DLPARAMS_CPU (default 1), the only CPU of the cpuset
+ * partition DLPARAMS_CGROUP (t50_dlparams.sh).
  *   dlparams_check errors             every error path
  *
  * The reference: sched_getattr(..., SCHED_GETATTR_FLAG_DL_DYNAMIC) where the
@@ -65,9 +69,9 @@ static void pin(int cpu)
 
 /*
  * SCHED_DEADLINE tasks must be allowed on their whole root domain, so a DL
- * thread cannot simply be pinned to CPU 1. The test script makes a cgroup
- * whose cpuset is an isolated partition of CPU 1 and names it in
- * DLPARAMS_CGROUP; dl_join_cgroup() puts the process on CPU 1 alone.
+ * thread cannot simply be pinned to the DL CPU. The test script makes a
+ * cgroup whose cpuset is an isolated partition of that CPU and names it in
+ * DLPARAMS_CGROUP; dl_join_cgroup() puts the process on it alone.
  */
 
 /* sched_getattr(DL_DYNAMIC): 0 and the values, or -errno */
@@ -263,7 +267,15 @@ static int accuracy(int samples)
 	return 0;
 }
 
-/* --- remote: a DL thread on CPU 1 read from CPU 0 ----------------------- */
+/* the DL threads' CPU: DLPARAMS_CPU, else 1 */
+static int dl_cpu(void)
+{
+	const char *c = getenv("DLPARAMS_CPU");
+
+	return c && *c ? atoi(c) : 1;
+}
+
+/* --- remote: a DL thread on the DL CPU read from CPU 0 -------------------- */
 
 struct shared {
 	volatile int stop;
@@ -273,7 +285,7 @@ struct shared {
 	long switches;		/* the worker's context switches when it read self */
 };
 
-/* A child process on CPU 1 (its partition), SCHED_DEADLINE, publishing its own values. */
+/* A child process on the DL CPU (its partition), SCHED_DEADLINE, publishing its own values. */
 static void remote_worker(struct shared *sh)
 {
 	struct dlparams_handle h;
@@ -302,7 +314,7 @@ static int remote(int samples)
 	struct shared *sh;
 	struct dlparams_handle h;
 	pid_t child;
-	int i, n = 0, on_cpu1 = 0, running = 0, tries = 0;
+	int i, n = 0, on_dl_cpu = 0, running = 0, tries = 0, cpu = dl_cpu();
 	int64_t max_err = 0;
 	long sw1, sw2, k;
 	int switched_out = 0, stale = 0;
@@ -319,7 +331,7 @@ static int remote(int samples)
 	pin(0);
 	while (!sh->tid && tries++ < 5000)
 		usleep(1000);
-	tap(sh->tid != 0, "SCHED_DEADLINE worker started on CPU 1 (tid %d)", sh->tid);
+	tap(sh->tid != 0, "SCHED_DEADLINE worker started on CPU %d (tid %d)", cpu, sh->tid);
 	for (i = 0; sh->tid && i < samples * 20 && n < samples; i++) {
 		struct dlparams theirs, ours;
 		unsigned int s1, s2;
@@ -354,7 +366,7 @@ static int remote(int samples)
 			stale++;
 			continue;
 		}
-		on_cpu1 += ours.cpu == 1;
+		on_dl_cpu += ours.cpu == cpu;
 		running += !!(ours.flags & DLPARAMS_F_RUNNING);
 		/* compare only when both describe one period, both running */
 		if (absll((int64_t)(ours.deadline_ns - theirs.deadline_ns)) > 5 * MS ||
@@ -371,10 +383,10 @@ static int remote(int samples)
 	}
 	sh->stop = 1;
 	waitpid(child, NULL, 0);
-	printf("# remote: %d comparable samples, max |runtime diff| %lld us; cpu==1 in %d, RUNNING in %d; %d pairs dropped (worker switched out between them), %d flagged stale\n",
-	       n, (long long)max_err / US, on_cpu1, running, switched_out, stale);
-	tap(n >= samples, "%d reads from CPU 0 of the DL thread running on CPU 1", n);
-	tap(on_cpu1 >= n && n > 0, "reported CPU is 1 (%d)", on_cpu1);
+	printf("# remote: %d comparable samples, max |runtime diff| %lld us; cpu==%d in %d, RUNNING in %d; %d pairs dropped (worker switched out between them), %d flagged stale\n",
+	       n, (long long)max_err / US, cpu, on_dl_cpu, running, switched_out, stale);
+	tap(n >= samples, "%d reads from CPU 0 of the DL thread running on CPU %d", n, cpu);
+	tap(on_dl_cpu >= n && n > 0, "reported CPU is %d (%d)", cpu, on_dl_cpu);
 	tap(max_err <= TOLERANCE_NS, "remote values agree with the thread's own within 100 us (%lld us)",
 	    (long long)max_err / US);
 	dlparams_close(&h);

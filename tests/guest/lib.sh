@@ -40,6 +40,28 @@ loaded() { grep -q '^schedlab ' /proc/modules; }
 load() { loaded || insmod "$KO" "$@"; }
 unload() { ! loaded || rmmod schedlab; }
 
+# cpu_capacity CPU: the kernel's capacity of CPU (sysfs; 1024 where the
+# kernel does not say: x86 without asymmetric CPUs)
+cpu_capacity() {
+	local f=/sys/devices/system/cpu/cpu$1/cpu_capacity
+	if [ -r "$f" ]; then cat "$f"; else echo 1024; fi
+}
+# nr_online_cpus: how many CPUs are online (whatever this shell's affinity)
+nr_online_cpus() {
+	awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 2 ? r[2] - r[1] + 1 : 1 } print c }' \
+		/sys/devices/system/cpu/online
+}
+# biggest_cpu_but_0: the online CPU other than 0 with the largest capacity,
+# the lowest numbered of those (CPU 1 on equal CPUs)
+biggest_cpu_but_0() {
+	local c best=1 bc=-1 cap
+	for c in $(seq 1 $(($(nproc --all) - 1))); do
+		[ "$(cat /sys/devices/system/cpu/cpu$c/online 2>/dev/null || echo 1)" = 1 ] || continue
+		cap=$(cpu_capacity $c)
+		[ "$cap" -gt "$bc" ] && { best=$c; bc=$cap; }
+	done
+	echo $best
+}
 # The kernel's own view (independent of schedlab): /sys/kernel/debug/sched/debug
 # "cfs_rq[CPU]:/" section's .FIELD, or the "cpu#CPU" section's .FIELD.
 sched_debug_cfs() {	# sched_debug_cfs CPU FIELD
@@ -49,8 +71,9 @@ sched_debug_cfs() {	# sched_debug_cfs CPU FIELD
 		in_sec && $1 == f { print $3; exit }' /sys/kernel/debug/sched/debug
 }
 sched_debug_cpu() {	# sched_debug_cpu CPU FIELD
-	awk -v sec="cpu#$1," -v f=".$2" '
-		$1 == sec { in_sec = 1; next }
+	# "cpu#N, MHz" on x86 (with a TSC), "cpu#N" elsewhere
+	awk -v sec="cpu#$1" -v f=".$2" '
+		$1 == sec || $1 == sec "," { in_sec = 1; next }
 		/^cfs_rq\[|^rt_rq\[|^dl_rq\[|^cpu#/ { in_sec = 0 }
 		in_sec && $1 == f { print $3; exit }' /sys/kernel/debug/sched/debug
 }

@@ -27,10 +27,13 @@ for tp in sched_proxy_decision_tp sched_enqueue_task_tp sched_dequeue_task_tp \
 	want=no; grep -q " __tracepoint_$tp\$" /proc/kallsyms && want=yes
 	is "$(cap tracepoint:$tp)" "$want" "tracepoint $tp: status agrees with kallsyms ($want)"
 done
-# The kernel maintains its overutilized flag with EAS (never in these x86
-# guests) or with the series' boot parameter on its command line.
+# The kernel maintains its overutilized flag with EAS (the arm64 guests'
+# big.LITTLE, booted with sched_verbose: the kernel logs when it starts and
+# stops EAS; never the x86 guests) or with the series' boot parameter on
+# its command line.
 want=no
 grep -q " sched_overutilized_tracked\$" /proc/kallsyms && grep -qw sched_overutilized_track /proc/cmdline && want=yes
+[ "$(dmesg | grep -oE '(starting|stopping) EAS' | tail -n1)" = "starting EAS" ] && want=yes
 is "$(cap kernel_overutilized_flag)" "$want" "kernel's overutilized flag maintained: agrees with kallsyms and the command line ($want)"
 # Struct members: schedlab's build-time BTF layout against pahole's reading
 # of the running kernel's own BTF.

@@ -1,6 +1,6 @@
 # /dev/dlparams: error paths, accuracy of every path against the kernel's
 # reference (sched_getattr DL_DYNAMIC on 7.x, the thread's CPU time and the
-# period boundaries elsewhere), a thread on CPU 1 read from CPU 0, and the
+# period boundaries elsewhere), a thread on the DL CPU read from CPU 0, and the
 # two example programs. See dlparams_check.c and tools/examples/.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
@@ -9,15 +9,33 @@ load
 ok '[ ! -e /dev/dlparams ]' "no /dev/dlparams while the feature is off"
 echo 1 > $SYS/dlparams/enabled
 ok '[ -c /dev/dlparams ]' "/dev/dlparams appears when enabled"
-# A SCHED_DEADLINE task may not be pinned inside its root domain: give CPU 1
-# a root domain of its own (a cgroup v2 cpuset partition) for the DL threads.
+# The DL CPU: the largest capacity but CPU 0 (the readers'): CPU 1 on
+# equal CPUs, the big CPU of the arm64 big.LITTLE. On CPUs of different
+# capacities SCHED_DEADLINE is capacity-aware: admission scales a root
+# domain's bandwidth by its capacity (dl_bw_capacity(): the examples'
+# 8/20 ms does not fit in 95% of a CPU of capacity 400), and the runtime is
+# consumed scaled by the CPU's capacity and frequency (GRUB-PA,
+# dl_scaled_delta_exec()). On a CPU of capacity 1024 at its highest
+# frequency the runtime falls with CPU time, the reference below without
+# DL_DYNAMIC: where the CPU has a cpufreq policy, it runs the performance
+# governor for this test (restored at the end).
+dlcpu=$(biggest_cpu_but_0)
+pol=/sys/devices/system/cpu/cpu$dlcpu/cpufreq/scaling_governor
+gov=
+if [ -w "$pol" ]; then
+	gov=$(<$pol)
+	echo performance > $pol
+	diag "CPU $dlcpu: governor $gov -> $(<$pol), $(<${pol%/*}/scaling_cur_freq) of $(<${pol%/*}/cpuinfo_max_freq) kHz"
+fi
+# A SCHED_DEADLINE task may not be pinned inside its root domain: give the
+# DL CPU a root domain of its own (a cgroup v2 cpuset partition).
 cg=/sys/fs/cgroup/schedlab-dl
 echo +cpuset > /sys/fs/cgroup/cgroup.subtree_control
 mkdir -p $cg
-echo 1 > $cg/cpuset.cpus
+echo $dlcpu > $cg/cpuset.cpus
 echo root > $cg/cpuset.cpus.partition
-is "$(cat $cg/cpuset.cpus.partition)" root "CPU 1 is a cpuset partition for the deadline threads"
-export DLPARAMS_CGROUP=$cg
+is "$(cat $cg/cpuset.cpus.partition)" root "CPU $dlcpu (capacity $(cpu_capacity $dlcpu)) is a cpuset partition for the deadline threads"
+export DLPARAMS_CGROUP=$cg DLPARAMS_CPU=$dlcpu
 for mode in errors "accuracy 250" "remote 50"; do
 	diag "--- dlparams_check $mode"
 	out=$("$HOSTBIN/dlparams_check" $mode 2>&1); rc=$?
@@ -62,6 +80,7 @@ is "$(awk '/^rq_lock_checked/ {print $2}' $DBG/dlparams/stats)" yes "lockless re
 st=$(awk '/^stale/ {s = $2} /^reads/ {r += $2} /^ioctls/ {r += $2} END {print s + 0, r + 0}' $DBG/dlparams/stats)
 ok "[ \$(( ${st% *} * 100 )) -le ${st#* } ]" "reads flagged stale: ${st% *} of ${st#* } (at most 1%)"
 rmdir $cg
+[ -z "$gov" ] || echo "$gov" > $pol
 echo 0 > $SYS/dlparams/enabled
 ok '[ ! -e /dev/dlparams ]' "/dev/dlparams removed when disabled"
 unload

@@ -174,13 +174,24 @@ sleep 2
 stop_spinners
 sleep 0.5
 printf '%s\n' "$(<$REP)" > $SNAP
-ok "[ $(rep cpu1 sets mainline) -ge 1 ]" "a hog on CPU 1 at real capacity 1024 is flagged by mainline"
+ok "[ $(rep cpu1 sets mainline) -ge 1 ]" "a hog on CPU 1 at its real capacity ($(cpu_capacity 1)) is flagged by mainline"
 kline=$(grep '^# kernel flag' $SNAP)
 diag "$(grep '^# energy' $SNAP)"
 diag "$kline"
 if [[ $kline =~ kernel\ flag:\ ([0-9]+)\ events.*agrees\ at\ ([0-9]+),\ disagrees\ at\ ([0-9]+) ]]; then
 	ev=${BASH_REMATCH[1]} ag=${BASH_REMATCH[2]}
-	ok "[ $(( ag * 100 )) -ge $(( ev * 95 )) ] && [ $ev -ge 10 ]" "mainline agrees with the kernel's flag at $ag of $ev events (>= 95%)"
+	# The kernel clears its flag at a load balance that retries without an
+	# all-pinned busiest CPU (the hog and a per-CPU task on CPU 1): the
+	# retry does not look at CPU 1. Possible only with a CPU outside the
+	# balancing group (not on 2 CPUs) and 2 tasks or more on the CPU over;
+	# the report counts those disagreements apart (module/overutil.c,
+	# kernel_view_now()). Every other disagreement counts against.
+	dline=$(grep '^# disagreements:' $SNAP)
+	diag "$dline"
+	crowd=$(sed -n 's/.*as a load balance retry without an all-pinned CPU needs: \([0-9]*\)).*/\1/p' <<<"$dline")
+	ok "[ $(( (ag + ${crowd:-0}) * 100 )) -ge $(( ev * 95 )) ] && [ $ev -ge 10 ]" \
+		"mainline agrees with the kernel's flag at $ag of $ev events, ${crowd:-0} more where a retried balance could not see the CPU over (>= 95%)"
+	[ "$(nr_online_cpus)" -gt 2 ] || is "${crowd:-0}" 0 "on 2 CPUs no balance is retried: no disagreement of that kind"
 else
 	ok "[[ \"$kline\" == *'not compared'* ]]" "the kernel does not maintain its flag here: the report says so"
 fi

@@ -49,9 +49,31 @@ json
 ev=$(fact kernel_flag_events) sets=$(fact kernel_flag_sets) clears=$(fact kernel_flag_clears)
 ca=$(fact kernel_flag_change_agree) cd=$(fact kernel_flag_change_disagree)
 diag "kernel flag: events $ev sets $sets clears $clears; at changes mainline agrees $ca, disagrees $cd; at every event agrees $(fact kernel_flag_agree) disagrees $(fact kernel_flag_disagree)"
-is "$(fact kernel_flag_source)" sched_overutilized_track "report: the flag is maintained through the boot parameter"
+# the boot parameter where the command line has it, else EAS (the arm64
+# big.LITTLE)
+if grep -qw sched_overutilized_track /proc/cmdline; then
+	is "$(fact kernel_flag_source)" sched_overutilized_track "report: the flag is maintained through the boot parameter"
+else
+	is "$(fact kernel_flag_source)" eas "report: the flag is maintained by energy-aware scheduling"
+fi
 ok "[ $sets -ge 3 ] && [ $clears -ge 3 ]" "the kernel's flag set $sets and cleared $clears times under 6 hogs"
-ok "[ $(( ca * 100 )) -ge $(( (ca + cd) * 99 )) ]" "mainline agrees with the kernel at $ca of $((ca + cd)) changes (>= 99%)"
+# A clear from a load balance retried without an all-pinned busiest CPU
+# (the hog and a per-CPU task: docs/overutil.md) does not look at the CPU
+# over; the report counts those apart. None on two CPUs.
+cc=$(fact kernel_flag_change_disagree_crowded)
+diag "of the changes mainline disagrees with, clears while every CPU over ran 2 tasks or more: $cc"
+ok "[ $(( (ca + cc) * 100 )) -ge $(( (ca + cd) * 99 )) ]" \
+	"mainline agrees with the kernel at $ca of $((ca + cd)) changes, $cc more where a retried balance could not see the CPU over (>= 99%)"
+[ "$(nr_online_cpus)" -gt 2 ] || is "$cc" 0 "on 2 CPUs no balance is retried: no disagreement of that kind"
+
+if [ "$hook" != yes ]; then
+	skip "drive" "no sched_cpu_overutilized_tp in this kernel (the lab kernel's series): drive is refused"
+	is "$($SYSFS_WRITE $OU/drive all)" EOPNOTSUPP "drive=all without the hook: EOPNOTSUPP"
+	echo 0 > $OU/enabled
+	unload
+	done_testing
+	exit
+fi
 
 # --- 2. drive: the same hog, drive off then drive=all ----------------------
 share() {	# share: the kernel flag's on-time (us) over the last hog

@@ -7,7 +7,9 @@ import errno
 import os
 import sys
 
-SYS_finit_module = 313  # x86_64
+# finit_module's number: x86_64's own table, the generic one elsewhere
+# (arm64, riscv64)
+SYS_finit_module = {"x86_64": 313}.get(os.uname().machine, 273)
 libc = ctypes.CDLL(None, use_errno=True)
 fd = os.open(sys.argv[1], os.O_RDONLY)
 params = " ".join(sys.argv[2:]).encode()

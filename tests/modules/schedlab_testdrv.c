@@ -275,13 +275,21 @@ static void tdrv_step_arg(const struct tdrv_step *s, char *buf, size_t len)
 	}
 }
 
-/* Spin for @ms of wall time, without ever offering the CPU. */
+/*
+ * Spin for @ms of wall time, never sleeping, preemptible as a user task
+ * would be: on a fully preemptible kernel (the x86 guests boot
+ * preempt=full) anywhere, cond_resched() doing nothing; on one that is
+ * not (Debian's arm64 kernels: PREEMPT_VOLUNTARY, no PREEMPT_DYNAMIC) at
+ * every turn, else the worker would hold its CPU for the whole @ms.
+ */
 static void tdrv_busy(unsigned int ms)
 {
 	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC;
 
-	while (ktime_get_ns() < end && !READ_ONCE(tdrv_aborting))
+	while (ktime_get_ns() < end && !READ_ONCE(tdrv_aborting)) {
 		cpu_relax();
+		cond_resched();
+	}
 }
 
 /*
