@@ -12,6 +12,15 @@ limit=${SCHEDLAB_TEST_TIMEOUT:-900}	# seconds per test (the longest, t20, takes 
 for t in ${2:-t*.sh}; do
 	case $t in run.sh | lib.sh) continue ;; esac	# a pattern such as r*.sh matches these
 	echo "# --- $t" | tee -a "$out"
+	# each test starts from the kernel's default tracing state: the
+	# top-level buffer on, empty, no event enabled (a test that turned
+	# tracing off at its end left the next one's events unrecorded: t30
+	# after t62 on the lab kernel)
+	if [ -w /sys/kernel/tracing/tracing_on ]; then
+		echo 1 >/sys/kernel/tracing/tracing_on
+		: >/sys/kernel/tracing/trace
+		echo 0 >/sys/kernel/tracing/events/enable
+	fi
 	# To a file, not a pipe: a process a failed test leaves behind must
 	# not keep the runner waiting for end-of-file.
 	start=$(date +%s)

@@ -17,8 +17,10 @@ TASKS=$DBG/signals/tasks
 STATS=$DBG/signals/stats
 tmp=$(mktemp -d)
 loadpid=
+inst=
 cleanup() {
 	[ -n "$loadpid" ] && { kill "$loadpid" 2>/dev/null; wait "$loadpid" 2>/dev/null; }
+	[ -n "$inst" ] && [ -d "$inst" ] && { echo 0 > "$inst/events/sched/sched_switch/enable"; rmdir "$inst"; }
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -61,6 +63,16 @@ POOL=16 N=48
 echo $POOL > $SYS/signals/max_tasks
 echo sl_drop > $SYS/signals/filter_comm
 echo 1 > $SYS/signals/enabled
+# the kernel's own record of where each thread last ran: its sched_switch
+# events out of the threads, in a trace instance of the test's own (the
+# thread's task_cpu is not that: from 6.12 a thread that sleeps with
+# negative lag stays queued, delayed, and load balance may move it to
+# another CPU without it running there)
+inst=$TRACING/instances/t61_$$
+mkdir "$inst"
+echo 512 > "$inst/buffer_size_kb"
+echo 'prev_comm ~ "sl_drop*"' > "$inst/events/sched/sched_switch/filter"
+echo 1 > "$inst/events/sched/sched_switch/enable"
 # N threads waking every 20 ms for 3 s, then all asleep
 ok 'start_load sl_drop $N 20 3000' "$N threads started"
 ok 'until_stat tracked $POOL' "the pool fills: tracked = max_tasks = $POOL"
@@ -78,9 +90,22 @@ done
 rows=$(awk 'NR > 2' $TASKS)
 is "$(awk '{print $3}' <<<"$rows" | sort | uniq -c | awk '{print $1, $2}')" "$POOL sl_drop" \
 	"the tasks report shows the $POOL tracked threads, each once"
-declare -A tracked_cpu=()
+declare -A tracked_cpu=() last_ran=()
 while read -r pid _ _ cpu state _; do tracked_cpu[$pid]="$cpu $state"; done <<<"$rows"
-drops=0 deq=0 main_vol=0 main_all=0 wrong=0
+echo 0 > "$inst/events/sched/sched_switch/enable"
+# "... [001] ...: sched_switch: prev_comm=sl_drop prev_pid=123 ...": the CPU
+# of each thread's last switch out
+while read -r pid cpu; do last_ran[$pid]=$cpu; done < <(awk '
+	/sched_switch:/ {
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^\[[0-9]+\]$/) cpu = substr($i, 2, length($i) - 2) + 0
+			if ($i ~ /^prev_pid=/) pid = substr($i, 10)
+		}
+		last[pid] = cpu
+	}
+	END { for (p in last) print p, last[p] }' "$inst/trace")
+rmdir "$inst"
+drops=0 deq=0 main_vol=0 main_all=0 wrong=0 moved=0
 for t in /proc/$loadpid/task/*; do
 	tid=${t##*/}
 	read -r vol invol < <(csw "$tid")
@@ -88,9 +113,11 @@ for t in /proc/$loadpid/task/*; do
 		main_vol=$vol main_all=$((vol + invol))
 	elif [ -n "${tracked_cpu[$tid]:-}" ]; then
 		deq=$((deq + vol))
-		# the CPU it last ran on (/proc/TID/stat field 39), asleep
+		# the CPU it last ran on (its last sched_switch out), asleep;
+		# task_cpu (/proc/TID/stat field 39) for the record
 		f=$(<"$t/stat"); f=${f##*) }; read -ra f <<<"$f"
-		[ "${tracked_cpu[$tid]}" = "${f[36]} sleep" ] || { wrong=$((wrong + 1)); diag "tid $tid: schedlab '${tracked_cpu[$tid]}', kernel cpu ${f[36]}"; }
+		[ "${tracked_cpu[$tid]}" = "${last_ran[$tid]:-none} sleep" ] || { wrong=$((wrong + 1)); diag "tid $tid: schedlab '${tracked_cpu[$tid]}', last switched out on ${last_ran[$tid]:-none} (trace), task_cpu ${f[36]}"; }
+		[ "${f[36]}" = "${last_ran[$tid]:-}" ] || moved=$((moved + 1))
 	else
 		drops=$((drops + 2 * (vol + invol)))
 	fi
@@ -110,7 +137,8 @@ else
 		"dropped = every switch in or out of the untracked threads ($drops), plus the main thread's since it matched (<= $((2 * main_all)))"
 	is "$dequeues" "$deq" "dequeues = the tracked threads' voluntary switches, as the kernel counts them"
 fi
-is "$wrong" 0 "each tracked thread shown asleep on the CPU it last ran on"
+diag "tracked threads whose task_cpu is not where they last ran (moved while queued asleep): $moved"
+is "$wrong" 0 "each tracked thread shown asleep on the CPU it last ran on (its last sched_switch out in the trace)"
 stop_load
 ok 'until_stat tracked 0' "the threads' exit frees the pool"
 ok 'start_load sl_drop 4 0 0 && until_stat tracked 5' "new tasks are tracked again once entries are free (4 threads and main)"
