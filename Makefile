@@ -10,11 +10,13 @@
 #   make proxy-ab    proxy execution off and on, side by side, on the lab
 #                    kernel (alternating boots): build/proxy-ab/
 #   make check       every test: host unit tests, DKMS, then the in-guest
-#                    suite on each stock kernel and on the lab kernel (the
-#                    companion series, patches/; also booted without proxy
-#                    execution), and the reliability suite on the debug
-#                    kernel (KERNELS="lab-debug 6.1 6.12 7 lab:a lab:b
-#                    lab:noproxy"; a series alone runs its whole suite)
+#                    suite on each stock kernel (x86 6.1, 6.12, 7.x; arm64
+#                    6.12 on a virtual big.LITTLE) and the whole suite on
+#                    the lab kernel (the companion series, patches/; also
+#                    booted without proxy execution), and the reliability
+#                    suite on the debug kernel (the jobs: SCHEDLAB_CHECK_JOBS
+#                    in scripts/lib.sh; KERNELS="7 lab:noproxy" picks some:
+#                    a series alone runs its whole suite)
 #   make install     the schedlab command, its man page and bash completion
 #                    under $(DESTDIR)$(PREFIX) (PREFIX=/usr/local); make uninstall
 #   make clean

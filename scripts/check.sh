@@ -20,7 +20,7 @@ out=build/check
 rm -rf "$out"; mkdir -p "$out"
 
 total_pass=0 total_fail=0 total_skip=0
-summary=()
+summary=() failures=()
 
 # count FILE NAME: tally a TAP stream
 count() {
@@ -31,6 +31,11 @@ count() {
 	p=$((p - s))
 	total_pass=$((total_pass + p)); total_fail=$((total_fail + fl)); total_skip=$((total_skip + s))
 	summary+=("$(printf '%-58s %4d passed, %d failed, %d skipped' "$name" "$p" "$fl" "$s")")
+	# each failure with the test file it came from (a guest TAP marks
+	# each file with "# --- NAME"), so the summary alone says what failed
+	[ "$fl" = 0 ] || mapfile -t -O "${#failures[@]}" failures < <(awk -v n="$name" '
+		/^# --- / { cur = $3 }
+		/^not ok [0-9]+/ { print n ": " (cur != "" ? cur ": " : "") $0 }' "$f" | cut -c1-200)
 }
 # fail NAME WHY: a section that could not run counts as one failure
 fail() {
@@ -49,31 +54,32 @@ make -s tools || fail "host tools" "make tools failed"
 # core). Each writes to its own directory; the results are printed in
 # order once all have finished. A job is a series (its whole suite) or
 # SERIES:PART (a series name may have dots: 6.12):
-#   (none)         the whole suite, tests/guest/t*.sh (7: the newest
-#                  stock kernel)
-#   :core          (6.1, 6.12) the suite but for four long tests (about 7
-#                  minutes a kernel) that run on 7 and lab:hooks: t82
-#                  renames and t83 10,000 threads (workloads), t91
-#                  recording and t92 export (the command, whose kernel
-#                  side t90 checks); t90 (every report's JSON) and t95
-#                  (the demo) stay on every kernel
+#   (none)         the whole suite, tests/guest/t*.sh (lab: the kernel
+#                  with the series, t62 right after t10 as in :hooks)
+#   :core          (6.1, 6.12, 7: the stock x86 kernels) the suite but for
+#                  four long tests (about 5 minutes a kernel) that run on
+#                  lab, the 7.3 source with the series: t82 renames and
+#                  t83 10,000 threads (workloads), t91 recording and t92
+#                  export (the command, whose kernel side t90 checks);
+#                  t90 (every report's JSON) and t95 (the demo) stay on
+#                  every kernel
 #   :hooks         the lab kernel: what the series changes (t10 status,
 #                  t60-t61 signals with its sleeps from the dequeue
 #                  tracepoint, t62 perf with the lab kernel's uclamp,
 #                  t65 eevdf under proxy execution, t7x overutil with the
 #                  kernel's own flag and drive, t8x blocked_on with proxy
-#                  execution); the rest of the suite runs on 7, the same
-#                  7.3 source without the series, and t52 on lab-debug
+#                  execution; not in the default jobs, which run lab's
+#                  whole suite)
 #   :a, :b         the lab kernel's whole suite in two guests (t1..t6,
 #                  t7..t9; not in the default jobs)
 #   :noproxy       booted with sched_proxy_exec=0: the blocked_on scenarios
 #                  (t80, t84) as a kernel without proxy execution shows them
 #   lab-debug:reload  the reliability suite under KASAN, lockdep, UBSAN,
 #                  kmemleak, part 1: r10 (200 load/enable-all/unload
-#                  cycles under load, about 21 minutes)
+#                  cycles under load, about 19 minutes with the boot)
 #   lab-debug:stress  part 2: r30 (lock torture) and t52 with 10,000
 #                  operations per interface as root and as nobody (about
-#                  26 minutes)
+#                  22 minutes)
 #   :smoke         (arm64-6.12) the module cross-built for Debian's arm64
 #                  kernel, booted under qemu-system-aarch64 with a busybox
 #                  initramfs: tests/smoke/smoke.sh (load, detection, every
@@ -91,9 +97,12 @@ make -s tools || fail "host tools" "make tools failed"
 #                  and unloads) and t90 (the reports' JSON, the same code
 #                  on every architecture: 3 minutes there); all five run
 #                  on every x86 kernel (about 16 minutes with the boot)
-# The jobs are listed longest first (SCHEDLAB_CHECK_JOBS): the two debug
-# halves about 25 and 22 minutes with their boots, 7 about 21, a :core
-# lane 13-15, lab:hooks 10, lab:noproxy 2 (2026-12-06: 3,291 s in all).
+# The order of the jobs (SCHEDLAB_CHECK_JOBS) is for two slots, the second
+# free once the host tests are done (about 4 minutes): lab-debug:stress
+# (about 22 minutes with its boot) first, the stock :core lanes (12-13)
+# beside it, then lab-debug:reload (19), 7:core (13), lab (17) and arm64
+# (14), the short ones last: both slots end within a minute or two of
+# each other (about 58 minutes in all, 2026-12-07).
 tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;
@@ -101,6 +110,7 @@ tests_for() {
 	# t62 (perf's clamp sums, which any other task on its CPU disturbs)
 	# right after t10, as before t60-t61 (thousands of threads) joined
 	*:hooks) echo "t10_*.sh t62_*.sh t6[01]_*.sh t65_*.sh t7*.sh t8*.sh" ;;
+	lab) echo "t10_*.sh t62_*.sh t[2-5]*.sh t6[01]_*.sh t65_*.sh t[7-9]*.sh" ;;
 	*:core) echo "t[1-7]*.sh t80_*.sh t81_*.sh t84_*.sh t90_*.sh t95_*.sh" ;;
 	*:a) echo "t[1-6]*.sh" ;;
 	*:b) echo "t[7-9]*.sh" ;;
@@ -227,5 +237,6 @@ done
 echo
 echo "=== summary ($(( $(date +%s) - t0 )) s)"
 printf '%s\n' "${summary[@]}"
+[ ${#failures[@]} = 0 ] || { echo "failed:"; printf '  %s\n' "${failures[@]}"; }
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" = 0 ]
