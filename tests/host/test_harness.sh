@@ -10,6 +10,8 @@
 #    in the background (SIGINT ignored) stops a bpftrace that has not yet
 #    installed its handler; one that ignores SIGINT is killed after
 #    MUTEX_WAITS_STOP_GRACE; a bad MUTEX_WAITS_STOP_GRACE starts nothing;
+#  - scripts/check.sh's tally of a lane: skips apart, each failure named
+#    with the test file it came from;
 #  - scripts/vm-stall-summary.sh on a crafted panic dump;
 #  - scripts/dt/biglittle-dtb.sh: the virtual big.LITTLE's tree from this
 #    host's QEMU (arm64 virt, 4 CPUs), read back with fdtget.
@@ -154,6 +156,25 @@ ok "[ ! -s '$tmp/mw.out' ] && ! grep -q 'mutex_waits.sh: attached' '$tmp/mw.err'
 FAKE_BPFTRACE=maps MUTEX_WAITS_STOP_GRACE=1m PATH=$tmp/bin:$PATH bash "$MW" >/dev/null 2>"$tmp/mw.err"
 is "$?" 2 "mutex_waits.sh: MUTEX_WAITS_STOP_GRACE=1m is refused (status 2)"
 ok "[ ! -s '$FAKE_LOG' ] && grep -q 'not a number' '$tmp/mw.err'" "mutex_waits.sh: ... before bpftrace starts, with a message"
+# --- scripts/check.sh's tally: every failed check named with its test
+cat >"$tmp/lane.tap" <<'EOF'
+# --- t10_a.sh
+ok 1 - fine
+not ok 2 - broken in a
+# --- t20_b.sh
+ok 1 - skipped # SKIP why
+not ok 3 - broken in b
+EOF
+tally=$(
+	total_pass=0 total_fail=0 total_skip=0 summary=() failures=()
+	eval "$(sed -n '/^count() {/,/^}/p' scripts/check.sh)"
+	count "$tmp/lane.tap" lane
+	printf '%s\n' "$total_pass $total_fail $total_skip" "${failures[@]}"
+)
+is "$tally" "1 2 1
+lane: t10_a.sh: not ok 2 - broken in a
+lane: t20_b.sh: not ok 3 - broken in b" "check.sh: a lane's tally (1 passed, 2 failed, 1 skipped) and each failure with its test file"
+
 # --- scripts/vm-stall-summary.sh: a stalled guest in a few lines, from a
 # panic dump in the two formats seen (with and without the printk caller)
 st=$tmp/stall
