@@ -14,7 +14,7 @@ kdir_info=$("$SCHEDLAB_TOP/scripts/kernels.sh" fetch "$series")
 # shellcheck source=/dev/null
 . "$kdir_info/info"
 out=${2:-$SCHEDLAB_TOP/build/$KVER}
-root=$("$SCHEDLAB_TOP/scripts/buildroot.sh" "$CC_MAJOR")
+root=$("$SCHEDLAB_TOP/scripts/buildroot.sh" "$CC_MAJOR" "${ARCH:-}")
 
 mkdir -p "$out"
 # A copy of what a module build reads; stale objects of an older copy stay

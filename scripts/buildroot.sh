@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# buildroot.sh CC_MAJOR        print the directory of a build root whose gcc
-#                              is gcc-CC_MAJOR, creating it if needed
+# buildroot.sh CC_MAJOR [ARCH] print the directory of a build root whose gcc
+#                              is gcc-CC_MAJOR (with ARCH, another
+#                              architecture: arm64, also Debian's cross
+#                              gcc-CC_MAJOR for it), creating it if needed
 # buildroot.sh run DIR CMD...  run CMD inside build root DIR, with the work
 #                              tree and the cache bind-mounted at their own
 #                              paths and /proc mounted (objtool reads it)
@@ -8,7 +10,10 @@
 # Kernels built with the host's gcc need no build root ("host" is printed).
 # Newer Debian kernels (trixie, trixie-backports) are built with gcc-14;
 # gcc-12 cannot build modules against their headers, so a minimal trixie
-# root with gcc-14 is debootstrapped into the cache once.
+# root with gcc-14 is debootstrapped into the cache once. An arm64 7.x
+# kernel needs gcc-14-aarch64-linux-gnu beside it, and its kbuild tools
+# (the host's architecture, built on trixie) run there too: a root of its
+# own, named like the others by its package list.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,16 +25,24 @@ suite_for_gcc() {
 }
 
 create() {
-	local major=$1 suite dir
-	if command -v "gcc-$major" >/dev/null 2>&1; then echo host; return 0; fi
+	local major=$1 arch=${2:-} suite dir cross=
+	case "$arch" in
+	"" | x86) ;;
+	arm64) cross=aarch64-linux-gnu- ;;
+	*) die "no cross compiler known for '$arch'" ;;
+	esac
+	if command -v "${cross}gcc-$major" >/dev/null 2>&1 && command -v "gcc-$major" >/dev/null 2>&1; then
+		echo host; return 0
+	fi
 	suite=$(suite_for_gcc "$major")
 	# what module and kernel builds run (python3: libbpf's generated
 	# headers; openssl: the kernel's certificate tools); the directory is
 	# named by the list, so a changed list makes a new root beside the old
 	local pkgs="gcc-$major,gcc,make,libc6-dev,libelf-dev,bc,bison,flex,pahole,kmod,binutils,xz-utils,zstd,python3-minimal,libssl-dev,openssl,cpio,perl"
+	[ -z "$cross" ] || pkgs+=",gcc-$major-${cross%-}"
 	dir=$SCHEDLAB_CACHE/buildroot-$suite-gcc$major-$(echo "$pkgs" | sha256sum | cut -c1-8)
 	if [ -f "$dir/.schedlab-ready" ]; then echo "$dir"; return 0; fi
-	log "creating $suite build root with gcc-$major in $dir"
+	log "creating $suite build root with gcc-$major${cross:+ and ${cross}gcc-$major} in $dir"
 	rm -rf "$dir"
 	debootstrap --variant=minbase \
 		--include="$pkgs" \
@@ -59,6 +72,6 @@ run)	shift; run_in "$@" ;;
 	mkdir -p "$SCHEDLAB_CACHE"
 	exec 9>"$SCHEDLAB_CACHE/.buildroot.lock"
 	flock 9
-	create "$1" ;;
-*)	echo "usage: $0 CC_MAJOR | run DIR CMD..." >&2; exit 2 ;;
+	create "$1" "${2:-}" ;;
+*)	echo "usage: $0 CC_MAJOR [ARCH] | run DIR CMD..." >&2; exit 2 ;;
 esac

@@ -80,7 +80,7 @@ make -s tools || fail "host tools" "make tools failed"
 #   lab-debug:stress  part 2: r30 (lock torture) and t52 with 10,000
 #                  operations per interface as root and as nobody (about
 #                  22 minutes)
-#   :smoke         (arm64-6.12) the module cross-built for Debian's arm64
+#   :smoke         (arm64-6.12, arm64-7) the module cross-built for Debian's arm64
 #                  kernel, booted under qemu-system-aarch64 with a busybox
 #                  initramfs: tests/smoke/smoke.sh (load, detection, every
 #                  feature enabled and read, unload; on the big.LITTLE,
@@ -97,6 +97,11 @@ make -s tools || fail "host tools" "make tools failed"
 #                  and unloads) and t90 (the reports' JSON, the same code
 #                  on every architecture: 3 minutes there); all five run
 #                  on every x86 kernel (about 16 minutes with the boot)
+#   :eas           (arm64-7) the newest 7.x on the big.LITTLE: what differs
+#                  from 6.12 there (t10 status; t62 perf, with uclamp,
+#                  which Debian's arm64 6.12 lacks; t70 and t72, the
+#                  overutilized rules against the kernel's flag under EAS);
+#                  with :smoke, about 5 minutes
 # The order of the jobs (SCHEDLAB_CHECK_JOBS) is for two slots, the second
 # free once the host tests are done (about 4 minutes): lab-debug:stress
 # (about 22 minutes with its boot) first, the stock :core lanes (12-13)
@@ -116,6 +121,7 @@ tests_for() {
 	*:b) echo "t[7-9]*.sh" ;;
 	*:noproxy) echo "t80_*.sh t84_*.sh" ;;
 	*:smoke) echo "tests/smoke/smoke.sh" ;;
+	*:eas) echo "t10_*.sh t62_*.sh t70_*.sh t72_*.sh" ;;
 	*:biglittle) echo "t1*.sh t2*.sh t3*.sh t5*.sh t60_*.sh t62_*.sh t65_*.sh t70_*.sh t72_*.sh t80_*.sh t84_*.sh t95_*.sh" ;;
 	*) echo "t*.sh" ;;
 	esac

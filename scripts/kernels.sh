@@ -10,7 +10,8 @@
 # trixie-backports). Point releases come and go, so the newest one the
 # archive has today is resolved every time. lab and lab-debug are built
 # here from Debian's 7.x source (scripts/build-kernel.sh), cached.
-# arm64-6.12: Debian's arm64 kernel of the 6.12 line, from the arm64
+# arm64-6.12, arm64-7: Debian's arm64 kernels of the 6.12 line and the
+# newest 7.x (trixie-backports, as 7), from the arm64
 # package lists (scripts/apt-foreign.sh; nothing of arm64 is installed on
 # the host): its image and headers, with the host's (amd64) kbuild tools
 # beside them, so that modules are cross-built with Debian's
@@ -67,6 +68,7 @@ resolve() {
 	6.12)	kver=$(newest_image '^linux-image-6\.12\.[0-9]+\+deb12-amd64$') ;;
 	7)	kver=$(newest_image '^linux-image-7\.[0-9]+\.[0-9]+\+deb13-amd64$') ;;
 	arm64-6.12) kver=$(newest_image '^linux-image-6\.12\.[0-9]+\+deb12-arm64$') ;;
+	arm64-7) kver=$(newest_image '^linux-image-7\.[0-9]+\.[0-9]+\+deb13-arm64$') ;;
 	*)	die "unknown kernel series '$series' (known: $SCHEDLAB_SERIES_ALL)" ;;
 	esac || die "no kernel of series $series in the apt lists (run scripts/setup-host.sh)"
 	echo "$kver $(pkgver "linux-image-$kver")"
@@ -75,14 +77,18 @@ resolve() {
 pkgver() { acache show --no-all-versions "$1" | awk '/^Version:/ {print $2; exit}'; }
 
 # The packages that make up image + headers: the image (and, for 7.x where the
-# image is a meta package, the linux-binary package that holds vmlinuz), the
+# image is a meta package, the linux-binary package that holds vmlinuz and,
+# on arm64, linux-modules with the modules), the
 # headers and what they depend on among linux-headers-* / linux-kbuild-*.
 # The kbuild tools run on the host: for another architecture they are the
 # host's package of the same name (packages_host).
 packages_for() {
 	local kver=$1
 	echo "linux-image-$kver"
-	acache depends "linux-image-$kver" | awk '/Depends: linux-binary-/ {print $2}'
+	# 7.x on arm64: the modules are a package of their own too (the
+	# big.LITTLE loads cpufreq-dt.ko; the guests mount them)
+	acache depends "linux-image-$kver" | awk -v mods="$([ "$ARCH" = x86 ] || echo modules)" \
+		'/Depends: linux-binary-/ || (mods != "" && /Depends: linux-modules-/) {print $2}'
 	echo "linux-headers-$kver"
 	acache depends "linux-headers-$kver" | awk -v kb="$([ "$ARCH" = x86 ] && echo kbuild)" \
 		'$1 ~ /Depends:/ && ($2 ~ /^linux-headers-/ || (kb != "" && $2 ~ /^linux-kbuild-/)) {print $2}'

@@ -19,7 +19,8 @@ def set_uclamp_max(value):
     raw[52:56] = value.to_bytes(4, "little")
     buf = ctypes.create_string_buffer(bytes(raw), 56)
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.syscall(314, 0, buf, 0) != 0:  # __NR_sched_setattr, x86_64
+    nr = {"x86_64": 314, "aarch64": 274}[os.uname().machine]  # __NR_sched_setattr
+    if libc.syscall(nr, 0, buf, 0) != 0:
         os._exit(3)
 
 def task(setup, busy=None, idle=None):

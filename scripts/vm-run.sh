@@ -84,7 +84,7 @@ if [ "$arch" != x86 ]; then
 	guestroot=$("$SCHEDLAB_TOP/scripts/guest-rootfs.sh" "$arch")
 	case "$arch" in arm64) gnu=aarch64-linux-gnu ;; esac
 	make -s -C "$SCHEDLAB_TOP" tools HOSTBIN="build/host-$arch" \
-		CC="${CROSS_COMPILE}gcc-$CC_MAJOR --sysroot=$guestroot" \
+		CC="$(guest_cc "$arch") --sysroot=$guestroot" \
 		PKG_CONFIG_SYSROOT_DIR="$guestroot" \
 		PKG_CONFIG_LIBDIR="$guestroot/usr/lib/$gnu/pkgconfig:$guestroot/usr/share/pkgconfig" >&2 ||
 		die "the tools did not cross-build for $arch against $guestroot"

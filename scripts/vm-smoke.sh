@@ -35,7 +35,7 @@ mkdir -p "$results"
 results=$(cd "$results" && pwd)
 
 arch=${ARCH:-x86}
-case "$arch" in arm64) cc=${CROSS_COMPILE}gcc-$CC_MAJOR ;; *) cc=cc ;; esac
+cc=$(guest_cc "$arch")
 command -v "$cc" >/dev/null || die "$cc not found (scripts/setup-host.sh installs it)"
 . "$SCHEDLAB_TOP/scripts/vm-machine.sh"
 mem=1024
