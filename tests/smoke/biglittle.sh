@@ -186,7 +186,11 @@ bl_features() {
 	kill $pids; wait $pids 2>/dev/null
 	set -- $(placement /tmp/pB.txt /tmp/tB.txt "$littles")
 	diag "loaded: $1 wakeups, $2 on the little CPUs; $3 switch-ins, $4 there; $5 migrations, $6 to them, the last to CPU $7"
-	ok "[ $(($5 - $6)) -gt 0 ] && [ $(($4 * 100)) -lt $(($3 * 90)) ]" "loaded: EAS no longer keeps it on the little CPUs: $(($5 - $6)) migrations elsewhere, $4 of $3 switch-ins there"
+	# by its switch-ins: the task is a new process, which the kernel may
+	# place off the littles at once (no sched_migrate_task for a new
+	# task's first placement: make check on 9cc5eac, arm64 7.3.4, 0 of 367
+	# switch-ins on the littles and 0 migrations)
+	ok "[ $3 -gt 0 ] && [ $(($4 * 100)) -lt $(($3 * 90)) ]" "loaded: EAS no longer keeps it on the little CPUs: $4 of $3 switch-ins there ($(($5 - $6)) migrations elsewhere)"
 	ok "echo \"\$r\" | grep -qE 'kernel flag: [0-9]+ events, now 1, sets [1-9]'" "loaded: the kernel's overutilized flag was set and is set ($(echo "$r" | grep -o 'kernel flag: [0-9]* events, now [0-9], sets [0-9]*'))"
 
 	# quiet again: the flag clears
