@@ -46,13 +46,24 @@
  * away), or for a waiter the graph says is still in it.
  *
  * Locking: the graph, the statistics and the counters are under one raw
- * spinlock, bo_lock; probes do a bounded amount of work under it (the
- * graph's tables are sized by max_tasks; an event recomputes only the
- * waits whose chain holds what it changed) and allocate nothing. With no
- * task tracked, the probes return after one read.
+ * spinlock, bo_lock; work under it is bounded (the graph's tables are
+ * sized by max_tasks; an event recomputes only the waits whose chain holds
+ * what it changed) and allocates nothing. With no task tracked, the probes
+ * return after one read.
  *
- * Lockless filtering: a probe takes bo_lock only for an event about a
- * tracked task. The graph keeps, per hash bucket of its tables, a hint
+ * The scheduler probes (sched_switch, sched_wakeup(_new),
+ * sched_migrate_task, sched_proxy_decision_tp) do not take bo_lock per
+ * event (but for a waiter sleeping again, below): an event about
+ * a tracked task goes into its CPU's queue (one
+ * writer, that CPU, irqs off; see "Event queues" below), and whoever takes
+ * bo_lock next (a wait beginning or ending, an exit, a report, or a
+ * scheduler probe whose queue is half full) applies every queued event to
+ * the graph first, in time order across CPUs. The lock is then taken by
+ * the lock's own slow paths (contention_begin, contention_end of a tracked
+ * wait) and the exit of a tracked task, not by context switches.
+ *
+ * Lockless filtering: a probe queues an event or takes bo_lock only for
+ * an event about a tracked task. The graph keeps, per hash bucket of its tables, a hint
  * written under bo_lock with WRITE_ONCE and read here with READ_ONCE,
  * without the lock: 0 (no key in the bucket), the key if it is the only
  * one, or "many" (blocked_on_core.c, "Lockless hints"). contention_end
@@ -77,6 +88,43 @@
  *    before bo_lock); the waiter's own switch and wake-up read the owner's
  *    state again.
  * Per-CPU counters (stats: end_*, sched_*) show what was filtered.
+ *
+ * Event queues: a CPU's queue is a ring of BO_QLEN events written only by
+ * that CPU's scheduler probes (irqs off: no nesting) and read only under
+ * bo_lock; head is published with a release store after the event is
+ * written, tail after it was read, each read with an acquire load by the
+ * other side. Queued events are applied as the locked probes applied them
+ * before, so nothing changes in the model; only when:
+ *  - order: the drainer merges the CPUs' queues by timestamp. A task's own
+ *    events are causally ordered (it is switched in on one CPU only after
+ *    its switch out, probe included, completed on another; it is woken
+ *    after its switch out), so they are applied in order; the graph's
+ *    clock only moves forward, an event a little older than the last one
+ *    applied (its probe took its time before publishing) counts from the
+ *    graph's clock.
+ *  - what an event reads at the lock: a waiter switched out asleep or
+ *    woken in its slow path has its lock's owner word read when the event
+ *    is applied (the graph still says it waits there, so it is still in
+ *    its slow path: the lock is there), and a wake-up is applied before
+ *    the waiter's own next event (which drains), so the owner it reads
+ *    is the one of that moment or later by what the waiter did not see.
+ *    A waiter going to sleep is different: read when applied, perhaps at
+ *    the end of its wait, the word would say who owns the lock then
+ *    (nobody), from the sleep on. So its probe reads the owner word
+ *    itself (and what the owner is doing) and the event carries it: the
+ *    lock is found in this CPU's queued_wait, the wait it began in this
+ *    slow path. A waiter sleeping again after a wake-up that did not
+ *    give it the lock (no new contention_begin) has no record there: that
+ *    event is applied at once, its probe taking bo_lock (waiter_sync).
+ *    The kernel's task_struct::blocked_on is read by the probe and
+ *    carried in the event.
+ *  - a task key queued after the task's exit removed it (its last switch)
+ *    matches nothing: any task that reuses the address enters the graph
+ *    under bo_lock, after a drain.
+ * A queue that fills (nobody took bo_lock for BO_QLEN events of this CPU)
+ * is drained by its own probe, which waits for bo_lock: no event is lost;
+ * at half full the probe drains it if bo_lock is free (trylock). Drain
+ * work: O(events queued x CPUs with events).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": blocked_on: " fmt
 
@@ -163,7 +211,10 @@ struct bo_pcpu {
 	u64 end_locked;		/* contention_end that took bo_lock */
 	u64 end_locked_idle;	/* of which ended no wait */
 	u64 sched_lockless;	/* scheduler events with tasks tracked, not theirs: no lock */
-	u64 sched_locked;	/* scheduler events that took bo_lock */
+	u64 sched_queued;	/* scheduler events queued for the graph */
+	u64 sched_locked;	/* scheduler probes that took bo_lock (queue half full or full) */
+	u64 queue_full;		/* of which found the queue full and waited for bo_lock */
+	u64 waiter_sync;	/* a waiter's own sleep or wake-up, applied at once under bo_lock */
 	u64 bo_missed;		/* asleep with task_struct::blocked_on set, not waiting here */
 	u64 spin_switched;	/* spinners switched out: their waits put into the graph */
 	u64 proxy[BO_NR_PROXY_DECISIONS];	/* sched_proxy_decision_tp, by decision */
@@ -184,7 +235,10 @@ static void pcnt_sum(struct bo_pcpu *s)
 		s->end_locked += READ_ONCE(p->end_locked);
 		s->end_locked_idle += READ_ONCE(p->end_locked_idle);
 		s->sched_lockless += READ_ONCE(p->sched_lockless);
+		s->sched_queued += READ_ONCE(p->sched_queued);
 		s->sched_locked += READ_ONCE(p->sched_locked);
+		s->queue_full += READ_ONCE(p->queue_full);
+		s->waiter_sync += READ_ONCE(p->waiter_sync);
 		s->bo_missed += READ_ONCE(p->bo_missed);
 		s->spin_switched += READ_ONCE(p->spin_switched);
 		for (i = 0; i < BO_NR_PROXY_DECISIONS; i++)
@@ -430,6 +484,237 @@ static void trace_end(const struct sl_bo_wait_record *r)
 			     r->max_depth, r->inv_rules, r->inv_ns);
 }
 
+/* --- event queues (see "Event queues" at the top) ------------------------ */
+
+#define BO_QLEN		128	/* events per CPU; a power of two */
+
+enum {
+	BO_EV_STATE,		/* task: state on cpu */
+	BO_EV_PROXY,		/* task (a waiter): proxy decision what, arg its owner */
+};
+
+#define BO_EVF_REFRESH	0x1	/* a waiter's lock owner read again when applied */
+#define BO_EVF_CHECK	0x2	/* switched out asleep: arg is task_struct::blocked_on */
+#define BO_EVF_OWNER	0x4	/* a waiter switched out asleep: lock's owner as read then */
+
+struct bo_event {
+	u64 now;
+	u64 task;
+	u64 arg;
+	s32 cpu;
+	u8 kind;
+	u8 state;
+	u8 what;
+	u8 flags;
+	/* BO_EVF_OWNER: the lock @task waits on, its owner (0: none) and what it was doing */
+	u64 lock;
+	u64 owner;
+	struct sl_bo_task_info oi;
+};
+
+/*
+ * The wait this CPU's current task began in its slow path, until its first
+ * switch or its contention_end (both on this CPU: the slow path runs with
+ * preemption off up to its schedule()): a waiter going to sleep finds its
+ * lock here, in its own slow path, and reads the owner word itself.
+ */
+struct queued_wait {
+	struct task_struct *task;
+	void *lock;
+};
+static DEFINE_PER_CPU(struct queued_wait, queued_wait);
+
+struct bo_queue {
+	u32 head;	/* next slot to write: this CPU's probes, irqs off */
+	u32 tail;	/* next slot to read: the drainer, bo_lock held */
+	u32 end;	/* the drainer's snapshot of head */
+	struct bo_event ev[BO_QLEN];
+};
+
+/* set while the probes are registered; changed under bo_lock */
+static struct bo_queue __percpu *queues;
+static struct cpumask drain_cpus;	/* bo_lock */
+
+/* The graph's edge for a task switched out asleep, against the kernel's (@bo). */
+static void compare_blocked_on(u64 bo, u64 lock)
+{
+	if (!lock) {
+		if (bo)
+			this_cpu_inc(pcnt.bo_missed);
+		return;
+	}
+	cnt.bo_checked++;
+	if (bo == lock)
+		cnt.bo_agree++;
+	else if (!bo)
+		cnt.bo_cleared++;	/* an unlocker or a wound cleared it first */
+	else
+		cnt.bo_disagree++;
+}
+
+/* one queued event into the graph; bo_lock held, graph_ready */
+static void apply_event(const struct bo_event *e)
+{
+	u64 lock;
+
+	if (e->kind == BO_EV_PROXY) {
+		if (e->what == SL_BO_PROXY_RUN && e->arg)
+			sl_bo_task_state(&graph, e->arg, SL_BO_PROXY, e->cpu, e->now);
+		sl_bo_proxy_event(&graph, e->task, e->what);
+		return;
+	}
+	sl_bo_task_state(&graph, e->task, e->state, e->cpu, e->now);
+	if (!(e->flags & (BO_EVF_REFRESH | BO_EVF_CHECK | BO_EVF_OWNER)))
+		return;
+	lock = waits_on((struct task_struct *)e->task);
+	if (e->flags & BO_EVF_OWNER) {
+		/* the owner its probe read, at the switch */
+		if (lock && lock == e->lock)
+			sl_bo_owner(&graph, lock, e->owner, e->owner ? &e->oi : NULL, e->now);
+	} else if (lock && (e->flags & BO_EVF_REFRESH)) {
+		/* still waiting in the graph: still in its slow path, the lock is there */
+		refresh_owner((struct task_struct *)e->task, lock, e->now);
+	}
+	if (SL_HAS_task_struct__blocked_on && (e->flags & BO_EVF_CHECK))
+		compare_blocked_on(e->arg, lock);
+}
+
+/*
+ * Every CPU's queued events into the graph, oldest first; bo_lock held.
+ * Events queued while this runs wait for the next drain.
+ */
+static void drain_queues(void)
+{
+	struct bo_queue *q;
+	int cpu;
+
+	if (!queues)
+		return;
+	cpumask_clear(&drain_cpus);
+	for_each_possible_cpu(cpu) {
+		q = per_cpu_ptr(queues, cpu);
+		/* pairs with queue_event()'s release of head: the events are written */
+		q->end = smp_load_acquire(&q->head);
+		if (q->end == q->tail)
+			continue;
+		if (!graph_ready) {
+			/* pairs with queue_event()'s acquire of tail: slots free */
+			smp_store_release(&q->tail, q->end);
+			continue;
+		}
+		cpumask_set_cpu(cpu, &drain_cpus);
+	}
+	while (!cpumask_empty(&drain_cpus)) {
+		int best_cpu = -1;
+		u64 best_now = 0;
+
+		for_each_cpu(cpu, &drain_cpus) {
+			q = per_cpu_ptr(queues, cpu);
+			if (best_cpu < 0 || q->ev[q->tail % BO_QLEN].now < best_now) {
+				best_cpu = cpu;
+				best_now = q->ev[q->tail % BO_QLEN].now;
+			}
+		}
+		q = per_cpu_ptr(queues, best_cpu);
+		apply_event(&q->ev[q->tail % BO_QLEN]);
+		/* the slot may be written again once tail has passed it */
+		smp_store_release(&q->tail, q->tail + 1);
+		if (q->tail == q->end)
+			cpumask_clear_cpu(best_cpu, &drain_cpus);
+	}
+}
+
+/* bo_lock, and the queued events applied: the graph is up to date */
+static void graph_lock(unsigned long *irqflags)
+{
+	raw_spin_lock_irqsave(&bo_lock, *irqflags);
+	drain_queues();
+}
+
+static void graph_unlock(unsigned long irqflags)
+{
+	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+}
+
+/* graph_lock() from task context with irqs on; raw_spin_unlock_irq() */
+static void graph_lock_irq(void)
+{
+	raw_spin_lock_irq(&bo_lock);
+	drain_queues();
+}
+
+/* a waiter's sleep whose lock the probe does not know: applied now (see "Event queues"); irqs off */
+static void sync_drain(void)
+{
+	raw_spin_lock(&bo_lock);
+	this_cpu_inc(pcnt.waiter_sync);
+	drain_queues();
+	raw_spin_unlock(&bo_lock);
+}
+
+/*
+ * An event about a tracked task into this CPU's queue. The scheduler
+ * probes run with irqs off; they are disabled here all the same, so that
+ * the queue has one writer whatever calls this.
+ */
+static void queue_event_owner(unsigned int kind, u64 task, unsigned int state, int cpu,
+			      u64 now, u64 arg, unsigned int what, unsigned int flags,
+			      bool sync, void *lock, struct task_struct *owner)
+{
+	struct bo_queue *q = this_cpu_ptr(queues);
+	unsigned long irqflags;
+	struct bo_event *e;
+	u32 head, used;
+
+	local_irq_save(irqflags);
+	head = q->head;
+	/* pairs with the drainer's release of tail: it read the slot */
+	if (head - smp_load_acquire(&q->tail) >= BO_QLEN) {
+		/* full: nobody drained for BO_QLEN events; wait for the lock */
+		raw_spin_lock(&bo_lock);
+		this_cpu_inc(pcnt.sched_locked);
+		this_cpu_inc(pcnt.queue_full);
+		drain_queues();
+		raw_spin_unlock(&bo_lock);
+	}
+	e = &q->ev[head % BO_QLEN];
+	e->now = now;
+	e->task = task;
+	e->arg = arg;
+	e->cpu = cpu;
+	e->kind = kind;
+	e->state = state;
+	e->what = what;
+	e->flags = flags;
+	if (flags & BO_EVF_OWNER) {
+		e->lock = (u64)lock;
+		e->owner = (u64)owner;
+		if (owner)
+			fill_info(owner, state_of(owner), &e->oi);
+	}
+	/* pairs with drain_queues()'s acquire of head: the event is written */
+	smp_store_release(&q->head, head + 1);
+	this_cpu_inc(pcnt.sched_queued);
+	if (sync) {
+		sync_drain();
+		local_irq_restore(irqflags);
+		return;
+	}
+	used = head + 1 - READ_ONCE(q->tail);
+	if (used >= BO_QLEN / 2 && raw_spin_trylock(&bo_lock)) {
+		this_cpu_inc(pcnt.sched_locked);
+		drain_queues();
+		raw_spin_unlock(&bo_lock);
+	}
+	local_irq_restore(irqflags);
+}
+
+static void queue_event(unsigned int kind, u64 task, unsigned int state, int cpu,
+			u64 now, u64 arg, unsigned int what, unsigned int flags)
+{
+	queue_event_owner(kind, task, state, cpu, now, arg, what, flags, false, NULL, NULL);
+}
+
 /* --- probes -------------------------------------------------------------- */
 
 /*
@@ -448,9 +733,9 @@ static void wait_begin(void *lock, struct task_struct *owner, u64 spun, bool own
 	fill_info(current, SL_BO_RUNNING, &wi);
 	if (owner)
 		fill_info(owner, state_of(owner), &oi);
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	graph_lock(&irqflags);
 	if (!graph_ready) {
-		raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+		graph_unlock(irqflags);
 		return;
 	}
 	now = local_clock();
@@ -460,13 +745,19 @@ static void wait_begin(void *lock, struct task_struct *owner, u64 spun, bool own
 			       (u64)owner, owner ? &oi : NULL, now);
 	if (ret) {
 		cnt.no_room++;
-	} else if (sl_bo_nr_waits(&graph) != before || graph.nr_replaced != replaced) {
+	} else {
+		struct queued_wait *qw = this_cpu_ptr(&queued_wait);
+
+		qw->task = current;
+		qw->lock = lock;
+	}
+	if (!ret && (sl_bo_nr_waits(&graph) != before || graph.nr_replaced != replaced)) {
 		/* a new wait (one that replaced an unended one leaves the count as it was) */
 		cnt.begun++;
 		if (spun && now > spun)
 			sl_bo_wait_spun(&graph, (u64)current, now - spun, owned);
 	}
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	graph_unlock(irqflags);
 	if (!ret && trace_mutex_wait_begin_enabled())
 		trace_mutex_wait_begin(wi.pid, (u64)lock, owner ? oi.pid : 0);
 }
@@ -524,6 +815,9 @@ static void probe_contention_end(void *data, void *lock, int ret)
 	 */
 	if (lock == (void *)&bo_lock)
 		return;
+	/* a wait that ended without sleeping: its record goes (see queued_wait) */
+	if (unlikely(this_cpu_read(queued_wait.task) == current))
+		this_cpu_write(queued_wait.task, NULL);
 	spun = sw->task == current && sw->lock == lock;
 	if (!spun) {
 		if (!READ_ONCE(graph.nr_waits))
@@ -539,7 +833,7 @@ static void probe_contention_end(void *data, void *lock, int ret)
 		spin_wait_clear(sw);
 		fill_info(current, SL_BO_RUNNING, &wi);
 	}
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
+	graph_lock(&irqflags);
 	this_cpu_inc(pcnt.end_locked);
 	if (graph_ready) {
 		/* in the graph already (it spun again after a wake-up): ended there */
@@ -554,44 +848,19 @@ static void probe_contention_end(void *data, void *lock, int ret)
 			this_cpu_inc(pcnt.end_locked_idle);
 		}
 	}
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	graph_unlock(irqflags);
 	/* r is this CPU's and the probe runs with preemption off */
 	if (emit)
 		trace_end(r);
 }
 
-/*
- * Whether a scheduler probe must take bo_lock for @p: @p may be tracked
- * (see "Lockless filtering" at the top). Counts the events filtered.
- */
-static bool tracked(struct task_struct *p)
-{
-	if (!READ_ONCE(graph.tt.nr))
-		return false;
-	if (sl_bo_maybe_tracked(&graph, (u64)p))
-		return true;
-	this_cpu_inc(pcnt.sched_lockless);
-	return false;
-}
-
-/* @prev going to sleep in a mutex slow path: the kernel's own edge */
-static void check_blocked_on(struct task_struct *prev, u64 lock)
+/* @prev going to sleep: the kernel's own edge, 0 where it has none */
+static u64 kernel_blocked_on(struct task_struct *prev)
 {
 #if SL_HAS_task_struct__blocked_on
-	u64 bo = SL_READ(prev, task_struct__blocked_on);
-
-	if (!lock) {
-		if (bo)
-			this_cpu_inc(pcnt.bo_missed);
-		return;
-	}
-	cnt.bo_checked++;
-	if (bo == lock)
-		cnt.bo_agree++;
-	else if (!bo)
-		cnt.bo_cleared++;	/* an unlocker or a wound cleared it first */
-	else
-		cnt.bo_disagree++;
+	return SL_READ(prev, task_struct__blocked_on);
+#else
+	return 0;
 #endif
 }
 
@@ -610,8 +879,10 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 	bool asleep = !preempt && prev_state != TASK_RUNNING;
 	struct spin_wait *sw = this_cpu_ptr(&spinning);
 	int cpu = smp_processor_id();
-	unsigned long irqflags;
-	u64 now, lock;
+	struct queued_wait *qw = this_cpu_ptr(&queued_wait);
+	bool prev_tracked, next_tracked;
+	void *lock = NULL;
+	u64 now;
 
 	if (unlikely(sw->task == prev)) {
 		/*
@@ -632,82 +903,89 @@ static void probe_sched_switch(void *data, bool preempt, struct task_struct *pre
 		wait_begin(spin_lock, mutex_owner_of(spin_lock, prev), spun, owned);
 		this_cpu_inc(pcnt.spin_switched);
 	}
+	/* the wait prev began in this slow path, if any: used once */
+	if (unlikely(qw->task == prev)) {
+		lock = qw->lock;
+		qw->task = NULL;
+	}
 	if (!READ_ONCE(graph.tt.nr))
 		return;
-	if (!sl_bo_maybe_tracked(&graph, (u64)prev) &&
-	    !sl_bo_maybe_tracked(&graph, (u64)next)) {
+	prev_tracked = sl_bo_maybe_tracked(&graph, (u64)prev);
+	next_tracked = sl_bo_maybe_tracked(&graph, (u64)next);
+	if (!prev_tracked && !next_tracked)
 		this_cpu_inc(pcnt.sched_lockless);
-		if (asleep)
-			check_blocked_on(prev, 0);	/* not waiting here: per CPU only */
-		return;
+	if (!prev_tracked) {
+		/* not waiting here: the kernel's edge, if any, is a miss */
+		if (SL_HAS_task_struct__blocked_on && asleep && kernel_blocked_on(prev))
+			this_cpu_inc(pcnt.bo_missed);
+		if (!next_tracked)
+			return;
 	}
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
-	this_cpu_inc(pcnt.sched_locked);
-	if (!graph_ready)
-		goto out;
 	now = local_clock();
-	sl_bo_task_state(&graph, (u64)prev, asleep ? SL_BO_SLEEPING : SL_BO_RUNNABLE,
-			 cpu, now);
-	if (asleep) {
-		lock = waits_on(prev);
-		if (lock)
-			refresh_owner(prev, lock, now);
-		check_blocked_on(prev, lock);
+	/*
+	 * prev first: its owner's state is read (not running yet, if it is
+	 * next), then next's says it runs (or runs as a proxy)
+	 */
+	if (prev_tracked) {
+		if (!asleep)
+			queue_event(BO_EV_STATE, (u64)prev, SL_BO_RUNNABLE, cpu, now, 0, 0, 0);
+		else if (lock)
+			/* a waiter going to sleep in its slow path: its lock's owner now */
+			queue_event_owner(BO_EV_STATE, (u64)prev, SL_BO_SLEEPING, cpu, now,
+					  kernel_blocked_on(prev), 0,
+					  BO_EVF_OWNER | BO_EVF_CHECK, false, lock,
+					  mutex_owner_of(lock, prev));
+		else
+			/* a waiter's lock not known here: applied at once */
+			queue_event_owner(BO_EV_STATE, (u64)prev, SL_BO_SLEEPING, cpu, now,
+					  kernel_blocked_on(prev), 0,
+					  BO_EVF_REFRESH | BO_EVF_CHECK,
+					  sl_bo_maybe_a_waiter(&graph, (u64)prev), NULL, NULL);
 	}
-	sl_bo_task_state(&graph, (u64)next, running_state(next, cpu), cpu, now);
-out:
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	if (next_tracked)
+		queue_event(BO_EV_STATE, (u64)next, running_state(next, cpu), cpu, now,
+			    0, 0, 0);
+}
+
+/* Whether a scheduler probe must queue an event for @p (counts those filtered). */
+static bool tracked(struct task_struct *p)
+{
+	if (!READ_ONCE(graph.tt.nr))
+		return false;
+	if (sl_bo_maybe_tracked(&graph, (u64)p))
+		return true;
+	this_cpu_inc(pcnt.sched_lockless);
+	return false;
 }
 
 static void probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	unsigned long irqflags;
-	u64 now, lock;
-
-	if (!tracked(p))
-		return;
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
-	this_cpu_inc(pcnt.sched_locked);
-	if (graph_ready) {
-		now = local_clock();
-		sl_bo_task_state(&graph, (u64)p, SL_BO_RUNNABLE, task_cpu(p), now);
-		/* woken in its slow path: the lock was released or handed off */
-		lock = waits_on(p);
-		if (lock)
-			refresh_owner(p, lock, now);
-	}
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	/* woken in its slow path: the lock was released or handed off */
+	if (tracked(p))
+		queue_event(BO_EV_STATE, (u64)p, SL_BO_RUNNABLE, task_cpu(p), local_clock(),
+			    0, 0, BO_EVF_REFRESH);
 }
 
 static void probe_sched_migrate_task(void *data, struct task_struct *p, int dest_cpu)
 {
-	unsigned long irqflags;
-
-	if (!tracked(p))
-		return;
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
-	this_cpu_inc(pcnt.sched_locked);
-	if (graph_ready)
-		sl_bo_task_state(&graph, (u64)p, state_of(p) == SL_BO_RUNNING ?
-				 SL_BO_RUNNING : SL_BO_RUNNABLE, dest_cpu, local_clock());
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	if (tracked(p))
+		queue_event(BO_EV_STATE, (u64)p, state_of(p) == SL_BO_RUNNING ?
+			    SL_BO_RUNNING : SL_BO_RUNNABLE, dest_cpu, local_clock(), 0, 0, 0);
 }
 
 #if SL_HAS_FUNC___traceiter_sched_proxy_decision_tp
 /*
  * A proxy-execution decision (patches/ 0001), on @rq's CPU with its lock
  * held: counted per CPU; one about a tracked wait is counted in it, and an
- * owner run for a waiter becomes a proxy. @donor, @p and @owner are valid
- * for the call (on this runqueue, or under the mutex's wait_lock).
+ * owner run for a waiter becomes a proxy. Only the keys of @donor, @p and
+ * @owner are queued.
  */
 static void probe_proxy_decision(void *data, struct rq *rq, int decision,
 				 struct task_struct *donor, struct task_struct *p,
 				 struct task_struct *owner, int arg)
 {
 	struct task_struct *waiter = decision == SCHED_PROXY_RUN_OWNER ? donor : p;
-	unsigned long irqflags;
 	unsigned int what;
-	u64 now;
 
 	if ((unsigned int)decision < BO_NR_PROXY_DECISIONS)
 		this_cpu_inc(pcnt.proxy[decision]);
@@ -733,16 +1011,8 @@ static void probe_proxy_decision(void *data, struct rq *rq, int decision,
 		this_cpu_inc(pcnt.sched_lockless);
 		return;
 	}
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
-	this_cpu_inc(pcnt.sched_locked);
-	if (graph_ready) {
-		now = local_clock();
-		if (decision == SCHED_PROXY_RUN_OWNER && owner)
-			sl_bo_task_state(&graph, (u64)owner, SL_BO_PROXY,
-					 smp_processor_id(), now);
-		sl_bo_proxy_event(&graph, (u64)waiter, what);
-	}
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	queue_event(BO_EV_PROXY, (u64)waiter, 0, smp_processor_id(), local_clock(),
+		    decision == SCHED_PROXY_RUN_OWNER ? (u64)owner : 0, what, 0);
 }
 #endif
 
@@ -761,11 +1031,10 @@ static void task_exit(struct task_struct *p)
 		return;
 	preempt_disable();
 	r = this_cpu_ptr(&scratch);
-	raw_spin_lock_irqsave(&bo_lock, irqflags);
-	this_cpu_inc(pcnt.sched_locked);
+	graph_lock(&irqflags);
 	if (graph_ready && sl_bo_task_exit(&graph, (u64)p, local_clock(), r))
 		emit = account(r);
-	raw_spin_unlock_irqrestore(&bo_lock, irqflags);
+	graph_unlock(irqflags);
 	if (emit)
 		trace_end(r);
 	preempt_enable();
@@ -856,6 +1125,14 @@ static void clear_stats(void)
 
 static void free_storage(void)
 {
+	struct bo_queue __percpu *q;
+
+	/* a report's drain may look at the queues until they are gone */
+	raw_spin_lock_irq(&bo_lock);
+	q = queues;
+	queues = NULL;
+	raw_spin_unlock_irq(&bo_lock);
+	free_percpu(q);
 	vfree(task_slots);
 	vfree(lock_slots);
 	vfree(lock_stats);
@@ -872,12 +1149,13 @@ static int blocked_on_enable(struct sl_feature *f)
 {
 	int i, ret;
 
+	queues = alloc_percpu(struct bo_queue);
 	task_slots = vzalloc(array_size(max_tasks, sizeof(*task_slots)));
 	lock_slots = vzalloc(array_size(max_tasks, sizeof(*lock_slots)));
 	lock_stats = vzalloc(array_size(STATS_LOCKS, sizeof(*lock_stats)));
 	task_stats = vzalloc(array_size(STATS_TASKS, sizeof(*task_stats)));
 	worst = vzalloc(array_size(WORST, sizeof(*worst)));
-	if (!task_slots || !lock_slots || !lock_stats || !task_stats || !worst) {
+	if (!queues || !task_slots || !lock_slots || !lock_stats || !task_stats || !worst) {
 		free_storage();
 		return -ENOMEM;
 	}
@@ -886,6 +1164,7 @@ static int blocked_on_enable(struct sl_feature *f)
 
 		seqcount_init(&sw->seq);
 		sw->task = NULL;
+		per_cpu_ptr(&queued_wait, i)->task = NULL;
 		memset(per_cpu_ptr(&pcnt, i), 0, sizeof(struct bo_pcpu));
 	}
 	raw_spin_lock_irq(&bo_lock);
@@ -933,7 +1212,7 @@ static int blocked_on_init(struct sl_feature *f)
 
 static int rules_changed(struct sl_feature *f, const struct sl_param *p)
 {
-	raw_spin_lock_irq(&bo_lock);
+	graph_lock_irq();
 	/* every wait in progress recomputed: the changed events no longer do it */
 	if (graph_ready)
 		sl_bo_set_rules(&graph, rules, local_clock());
@@ -1103,7 +1382,7 @@ static long chains_take(void *priv)
 
 	s->n = 0;
 	s->nsw = 0;
-	raw_spin_lock_irq(&bo_lock);
+	graph_lock_irq();
 	if (graph_ready) {
 		u64 now = local_clock();
 
@@ -1310,7 +1589,7 @@ static long table_take(struct table_snap *s, const void *(*rows)(u32 *n), size_t
 	const void *t;
 
 	s->n = 0;
-	raw_spin_lock_irq(&bo_lock);
+	graph_lock_irq();
 	if (graph_ready) {
 		t = rows(&s->n);
 		memcpy(s->c, t, s->n * esize);
@@ -1462,7 +1741,7 @@ static long inversions_take(void *priv)
 	struct inversions_snap *s = priv;
 
 	s->n = 0;
-	raw_spin_lock_irq(&bo_lock);
+	graph_lock_irq();
 	if (graph_ready) {
 		s->n = nr_worst;
 		memcpy(s->c, worst, s->n * sizeof(*s->c));
@@ -1587,7 +1866,10 @@ static const struct sl_rcol stats_cols[] = {
 	{ "end_locked", NULL, SL_RK_U64 },
 	{ "end_locked_idle", NULL, SL_RK_U64 },
 	{ "sched_lockless", NULL, SL_RK_U64 },
+	{ "sched_queued", NULL, SL_RK_U64 },
 	{ "sched_locked", NULL, SL_RK_U64 },
+	{ "queue_full", NULL, SL_RK_U64 },
+	{ "waiter_sync", NULL, SL_RK_U64 },
 	{ "spin_switched", NULL, SL_RK_U64 },
 	{ "proxy_run_owner", NULL, SL_RK_U64 },
 	{ "proxy_migrate", NULL, SL_RK_U64 },
@@ -1603,7 +1885,7 @@ static const struct sl_rcol stats_cols[] = {
 	{ "proxy_return", NULL, SL_RK_U64 },
 	{ "proxy_handoff", NULL, SL_RK_U64 },
 };
-#define BO_STATS_PROXY	27	/* the first proxy_* column */
+#define BO_STATS_PROXY	30	/* the first proxy_* column */
 
 #define BO_STATS_FIELD	14	/* the one string column, blocked_on_field */
 
@@ -1622,7 +1904,7 @@ static long stats_take(void *priv)
 	u64 *v = s->v;
 	int k;
 
-	raw_spin_lock_irq(&bo_lock);
+	graph_lock_irq();
 	ready = graph_ready;
 	c = cnt;
 	base = pcnt_base;
@@ -1662,8 +1944,11 @@ static long stats_take(void *priv)
 	v[22] = pc.end_locked - base.end_locked;
 	v[23] = pc.end_locked_idle - base.end_locked_idle;
 	v[24] = pc.sched_lockless - base.sched_lockless;
-	v[25] = pc.sched_locked - base.sched_locked;
-	v[26] = pc.spin_switched - base.spin_switched;
+	v[25] = pc.sched_queued - base.sched_queued;
+	v[26] = pc.sched_locked - base.sched_locked;
+	v[27] = pc.queue_full - base.queue_full;
+	v[28] = pc.waiter_sync - base.waiter_sync;
+	v[29] = pc.spin_switched - base.spin_switched;
 	BUILD_BUG_ON(ARRAY_SIZE(stats_cols) != BO_STATS_PROXY + BO_NR_PROXY_DECISIONS);
 	for (k = 0; k < BO_NR_PROXY_DECISIONS; k++)
 		v[BO_STATS_PROXY + k] = pc.proxy[k] - base.proxy[k];
@@ -1705,7 +1990,7 @@ static const struct sl_report stats_report = {
 /* the "reset" file: clears the statistics; the graph stays */
 static int reset_stats(void)
 {
-	raw_spin_lock_irq(&bo_lock);
+	graph_lock_irq();
 	if (!graph_ready) {
 		raw_spin_unlock_irq(&bo_lock);
 		return -ENODEV;

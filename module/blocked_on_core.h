@@ -361,6 +361,13 @@ static inline bool sl_bo_maybe_tracked(const struct sl_bo_graph *g, u64 task)
 					      offsetof(struct sl_bo_task, h.hint)), task);
 }
 
+/* @task may be waiting (on any lock) */
+static inline bool sl_bo_maybe_a_waiter(const struct sl_bo_graph *g, u64 task)
+{
+	return sl_bo_hint_match(sl_bo_hint_of(&g->tt, task,
+					      offsetof(struct sl_bo_task, whint)), task);
+}
+
 /* @task may be waiting on @lock (each tested alone: a task waits, a lock is waited on) */
 static inline bool sl_bo_maybe_waiting(const struct sl_bo_graph *g, u64 task, u64 lock)
 {

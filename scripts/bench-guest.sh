@@ -180,6 +180,29 @@ bpf_bench() {	# bpf_bench N RATE_FN UNIT
 }
 print_row() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%-15s %14.0f %14.0f %9.2f%% %7.2f..%.2f%%" % (d["feature"], d["median_off"], d["median_on"], d["slowdown_pct"], *d["slowdown_p25_p75_pct"]))' "$1"; }
 
+# Two builds of the module A/B on the contended mutex, blocked_on on in
+# both (bench-ab.sh): each round loads one of them, ABBA; "off" is build A.
+if [ "$part" = mutex-ab ]; then
+	ko_a=build/bench-ab/a.ko
+	insmod "build/$SCHEDLAB_KVER/tests/modules/schedlab_testdrv.ko"
+	ab_load() {	# ab_load 0|1: build A or B (this tree's), blocked_on on
+		rmmod schedlab 2>/dev/null || true
+		if [ "$2" = 1 ]; then insmod "$ko"; else insmod "$ko_a"; fi
+		echo 1 > /sys/kernel/schedlab/blocked_on/enabled
+		sleep 0.2
+	}
+	ctx_set() { ab_load "$@"; }
+	mutex_rate >/dev/null	# warm up
+	{
+		echo "### contended mutex, blocked_on on: build A ($(cat build/bench-ab/a.txt)) vs this tree's (B), ABBA in one boot; 2 vCPUs, instruction-counted"
+		printf "%-15s %14s %14s %10s %16s\n" build "median_A/s" "median_B/s" "B slower by" "p25..p75"
+		ab_bench blocked_on-ab "${SCHEDLAB_BENCH_PAIRS:-16}" mutex_rate "lock/unlock cycles per sec" >"$SCHEDLAB_RESULTS/mutex-ab.json"
+		print_row "$SCHEDLAB_RESULTS/mutex-ab.json"
+	} >"$out" 2>&1
+	rmmod schedlab
+	rmmod schedlab_testdrv
+	exit 0
+fi
 if [ "$part" = mutex ]; then
 	insmod "build/$SCHEDLAB_KVER/tests/modules/schedlab_testdrv.ko"
 	mutex_rate >/dev/null	# warm up

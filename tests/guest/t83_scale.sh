@@ -148,7 +148,7 @@ rate=$(( kernel_waits * 1000 / (SECS * 1000) ))
 diag "threads alive $alive; $NLOCKS locks, $NWORKERS lock workers, $NUSER sleeping user threads; run $wall_ms ms"
 diag "driver: $cycles lock cycles, $contended found the lock taken; kernel (contention_end on the locks): $kernel_waits waits ($kernel_other on the wait_locks inside them), $rate waits/s"
 diag "blocked_on: begun $(d waits_begun) ended $(d waits_ended) recorded $(d waits_recorded) no_room $(d no_room) stats_full $(d stats_full) replaced $(d waits_replaced) in progress $(stv waits_in_progress "$s1") spinning $(stv waits_spinning "$s1")"
-diag "blocked_on: end_locked $(d end_locked) end_lockless $(d end_lockless) sched_locked $(d sched_locked) sched_lockless $(d sched_lockless) waits_recomputed $(d waits_recomputed)"
+diag "blocked_on: end_locked $(d end_locked) end_lockless $(d end_lockless) sched_queued $(d sched_queued) sched_locked $(d sched_locked) waiter_sync $(d waiter_sync) queue_full $(d queue_full) sched_lockless $(d sched_lockless) waits_recomputed $(d waits_recomputed)"
 diag "signals: $(grep -E '^(tracked|max_tasks|dropped|dequeues|samples) ' <<<"$sig" | tr '\n' ' ')"
 diag "reports: $reads reads while it ran (the longest $read_max_ms ms, $read_fail failed); $after_reads after it, the longest $after_max_ms ms; signals tasks report $(wc -l <"$tmp/report.tasks") lines"
 diag "memory: schedlab's vmalloc areas $((vm0 / 1024)) KiB at enable, $((vm_peak / 1024)) KiB after the run; MemAvailable fell by at most $(( (avail0 - avail_min) / 1024 )) MiB while it ran (the threads, kthreads and schedlab together)"
