@@ -661,12 +661,13 @@ static void queue_event_owner(unsigned int kind, u64 task, unsigned int state, i
 			      u64 now, u64 arg, unsigned int what, unsigned int flags,
 			      bool sync, void *lock, struct task_struct *owner)
 {
-	struct bo_queue *q = this_cpu_ptr(queues);
 	unsigned long irqflags;
+	struct bo_queue *q;
 	struct bo_event *e;
 	u32 head, used;
 
 	local_irq_save(irqflags);
+	q = this_cpu_ptr(queues);
 	head = q->head;
 	/* pairs with the drainer's release of tail: it read the slot */
 	if (head - smp_load_acquire(&q->tail) >= BO_QLEN) {

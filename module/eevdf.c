@@ -267,6 +267,7 @@ struct ev_stats {
 	u32 check_ctr;
 	u32 sample_ctr;
 	void *pick_curr;	/* switch_pick_curr() at the last switch (compared only) */
+	struct eevdf_clamped_memory clamped;	/* deadlines clamped reweights left */
 };
 
 /* one kept violation */
@@ -517,7 +518,14 @@ static void check_slice(struct ev_stats *st, const struct eevdf_model *m, u32 bi
 	}
 	ok = eevdf_check_slice(e, upper, &f);
 	if (m->reweight_keeps_lag) {
-		clamped = !ok && eevdf_slice_clamped(m, e, queue_max_slice(q), &f);
+		clamped = false;
+		if (!ok && eevdf_slice_clamped(m, e, queue_max_slice(q), &f)) {
+			clamped = true;
+			eevdf_clamped_keep(&st->clamped, e);
+		} else if (!ok) {
+			/* that deadline, the task having run since (t65 on 7.3) */
+			clamped = eevdf_clamped_still(&st->clamped, e, &f);
+		}
 		outcome(st, EEVDF_SLICE_CLAMPED, !clamped, cpu, level, se, e, q, &f, bits);
 		ok |= clamped;
 	}

@@ -327,6 +327,42 @@ bool eevdf_slice_clamped(const struct eevdf_model *m, const struct eevdf_entity 
 	return !fail(f, EEVDF_SLICE_CLAMPED, d <= 0 ? 1 : lim, d, NULL);
 }
 
+void eevdf_clamped_keep(struct eevdf_clamped_memory *cm, const struct eevdf_entity *e)
+{
+	u32 i;
+
+	if (e->pid <= 0)
+		return;
+	for (i = 0; i < EEVDF_CLAMPED_KEPT; i++)
+		if (cm->slot[i].pid == e->pid)
+			break;
+	if (i == EEVDF_CLAMPED_KEPT)
+		i = cm->next++ % EEVDF_CLAMPED_KEPT;
+	cm->slot[i].pid = e->pid;
+	cm->slot[i].deadline = e->deadline;
+}
+
+/*
+ * A deadline is renewed only to vruntime + slice/weight, so the same
+ * deadline, to the nanosecond, on the same task is the one the reweight
+ * left.
+ */
+bool eevdf_clamped_still(const struct eevdf_clamped_memory *cm,
+			 const struct eevdf_entity *e, struct eevdf_finding *f)
+{
+	s64 d = (s64)(e->deadline - e->vruntime);
+	u32 i;
+
+	if (e->pid <= 0)
+		return false;
+	for (i = 0; i < EEVDF_CLAMPED_KEPT; i++)
+		if (cm->slot[i].pid == e->pid && cm->slot[i].deadline == e->deadline)
+			return !fail(f, EEVDF_SLICE_CLAMPED,
+				     d <= 0 ? 1 : (s64)eevdf_calc_delta_fair(e->slice, e) +
+						  EEVDF_REWEIGHT_ROUND_NS, d, NULL);
+	return false;
+}
+
 /*
  * DELAY_DEQUEUE keeps a sleeping entity queued only while it is not
  * eligible (dequeue_entity()); it is dequeued for good when a pick reaches

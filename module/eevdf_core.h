@@ -135,6 +135,28 @@ bool eevdf_check_slice(const struct eevdf_entity *e, bool upper, struct eevdf_fi
  */
 bool eevdf_slice_clamped(const struct eevdf_model *m, const struct eevdf_entity *e,
 			 u64 max_slice, struct eevdf_finding *f);
+/*
+ * The deadlines a clamped reweight left, by task: such a deadline stays
+ * until the task's vruntime reaches it (update_deadline()), while the task
+ * runs and its vlag moves, and eevdf_slice_clamped() no longer sees the
+ * signature. A small ring per CPU, written and read by that CPU's probe.
+ */
+#define EEVDF_CLAMPED_KEPT	8
+struct eevdf_clamped_memory {
+	struct {
+		s64 pid;	/* 0 in an unused slot */
+		u64 deadline;
+	} slot[EEVDF_CLAMPED_KEPT];
+	u32 next;
+};
+/* @e's break of the slice bound was recognized as a clamped reweight's */
+void eevdf_clamped_keep(struct eevdf_clamped_memory *cm, const struct eevdf_entity *e);
+/*
+ * @e broke the slice bound with a deadline a clamped reweight left (kept
+ * in @cm, not renewed since): fills @f as an EEVDF_SLICE_CLAMPED finding
+ */
+bool eevdf_clamped_still(const struct eevdf_clamped_memory *cm,
+			 const struct eevdf_entity *e, struct eevdf_finding *f);
 /* update_entity_lag()'s clamp for @e, in virtual time */
 s64 eevdf_lag_limit(const struct eevdf_model *m, const struct eevdf_entity *e, u64 max_slice);
 /*

@@ -523,6 +523,8 @@ static void test_slice_clamped(void)
 				 .tick_nsec = TICK };
 	unsigned int i, unclamped_bad = 0, clamped = 0, broke = 0, unexplained = 0;
 	unsigned int other_bad = 0, off_bad = 0, lag_bad = 0;
+	unsigned int ran_on = 0, ran_unexplained = 0, ran_other = 0;
+	struct eevdf_clamped_memory cm = { 0 };
 	struct eevdf_finding f;
 
 	for (i = 0; i < 200000; i++) {
@@ -568,6 +570,30 @@ static void test_slice_clamped(void)
 		broke++;
 		if (!eevdf_slice_clamped(&m, &e, max_slice, &f) || f.check != EEVDF_SLICE_CLAMPED)
 			unexplained++;
+		/*
+		 * the task runs on, short of that deadline: its vlag moves, the
+		 * signature is gone, the deadline is the reweight's still
+		 */
+		eevdf_clamped_keep(&cm, &e);
+		if ((s64)(e.deadline - e.vruntime) > 0) {
+			struct eevdf_entity r = e;
+
+			r.vruntime += (e.deadline - e.vruntime) / 2;
+			r.vlag = e.vlag / 3 + 7;
+			if (!eevdf_check_slice(&r, true, NULL)) {
+				ran_on++;
+				if (!eevdf_clamped_still(&cm, &r, &f) ||
+				    f.check != EEVDF_SLICE_CLAMPED)
+					ran_unexplained++;
+				r.deadline++;	/* renewed: not the reweight's */
+				if (eevdf_clamped_still(&cm, &r, NULL))
+					ran_other++;
+				r.deadline--;
+				r.pid = 2;	/* another task */
+				if (eevdf_clamped_still(&cm, &r, NULL))
+					ran_other++;
+			}
+		}
 		/* where the kernel does not keep the lag: never explained */
 		m.reweight_keeps_lag = false;
 		if (eevdf_slice_clamped(&m, &e, max_slice, NULL))
@@ -589,6 +615,11 @@ static void test_slice_clamped(void)
 	tap(unexplained == 0, "slice_clamped: every such break is recognized (%u not)", unexplained);
 	tap(other_bad == 0, "slice_clamped: a break with another lag is not (%u were)", other_bad);
 	tap(off_bad == 0, "slice_clamped: nothing is where the kernel keeps no lag (%u were)", off_bad);
+	tap(ran_on > 0 && ran_unexplained == 0,
+	    "slice_clamped: a task that ran on short of the reweight's deadline, vlag moved, is still recognized by its deadline (%u of %u not)",
+	    ran_unexplained, ran_on);
+	tap(ran_other == 0,
+	    "slice_clamped: a renewed deadline, or another task's, is not (%u were)", ran_other);
 }
 
 int main(void)
