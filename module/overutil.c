@@ -60,12 +60,24 @@
  * reads the online mask and sets the state up under cpus_read_lock(), so
  * that no CPU changes state in between.
  *
- * All state is under one raw spinlock, held for one evaluation of the six
- * rules. An enqueue first compares the CPU's state with the one of its
- * last event without the lock (a racy read: at worst one evaluation more
- * or one skipped until the next tick) and returns if nothing changed, as
- * in a context-switch-heavy load where util moves once per PELT period.
- * Nothing sleeps or allocates in the probes.
+ * Locking. A CPU's rule state and its event counts are under that CPU's
+ * own raw spinlock (struct ou_pcpu), held for one evaluation of the six
+ * rules; events of one CPU come from that CPU (tick, idle switches, load
+ * balance) or from a waker elsewhere (enqueue). The system's verdicts,
+ * the kernel's flag and the parameters are under ou_lock, which an event
+ * takes only when one of its CPU's verdicts changed (an episode starts or
+ * ends), after it has released its CPU's lock, to recompute the system
+ * verdicts from every CPU's: those are read without their CPUs' locks
+ * (whole words), and whichever CPU changed a verdict recomputes after
+ * writing it, so the last recomputation has seen every change (two CPUs'
+ * changes at nearly the same instant may arrive in the other order: an
+ * episode of zero length at most, see sys_time()). Order:
+ * ou_lock, then a CPU's lock (hotplug, reports, reset, enable); never two
+ * CPUs' locks at once. An enqueue first compares the CPU's state with the
+ * one of its last event without the lock (a racy read: at worst one
+ * evaluation more or one skipped until the next tick) and returns if
+ * nothing changed, as in a context-switch-heavy load where util moves
+ * once per PELT period. Nothing sleeps or allocates in the probes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": overutil: " fmt
 
@@ -106,7 +118,29 @@ static DEFINE_RAW_SPINLOCK(ou_lock);
 static struct sl_ou_system sys;
 static struct sl_ou_cpu *cpus;
 static u64 enabled_at;
-static u64 nr_events[SL_OU_NR_EVENTS];
+
+/* a CPU's lock and event counts (see "Locking") */
+struct ou_pcpu {
+	raw_spinlock_t lock;	/* cpus[cpu], events */
+	u64 events[SL_OU_NR_EVENTS];
+};
+static DEFINE_PER_CPU(struct ou_pcpu, ou_pcpu);
+static u64 system_updates;	/* events that took ou_lock (a verdict changed) */
+/*
+ * The time of the system verdicts' last update (under ou_lock): a CPU's
+ * transition at t changes them at t too, unless another CPU's update
+ * already came later (two CPUs' changes reach ou_lock in either order):
+ * then at that later time, so that the system's timeline never goes back.
+ */
+static u64 sys_clock;
+
+static u64 sys_time(u64 t)
+{
+	lockdep_assert_held(&ou_lock);
+	if (t > sys_clock)
+		sys_clock = t;
+	return sys_clock;
+}
 static u64 skipped_base;	/* enqueues_skipped at enable or reset */
 
 /* the kernel's flag */
@@ -191,19 +225,29 @@ static void read_state(int cpu, struct cpu_state *st)
 /* enqueues skipped because the CPU's state had not changed (per CPU) */
 static DEFINE_PER_CPU(u64, enqueues_skipped);
 
-/* the verdicts of @cpu and of the system in @mask, as bits like @mask's */
-static unsigned int verdicts_on(int cpu, unsigned int mask)
+/* the verdicts of @cpu, as bits like a mask's (none if @mask is empty) */
+static unsigned int cpu_verdicts(int cpu, unsigned int mask)
+{
+	unsigned int on = 0;
+	int r;
+
+	lockdep_assert_held(&per_cpu_ptr(&ou_pcpu, cpu)->lock);
+	for (r = 0; mask && r < SL_OU_NR_RULES; r++)
+		if (cpus[cpu].v[r].on)
+			on |= SL_OU_CPU_BIT(r);
+	return on;
+}
+
+/* the system's verdicts, likewise */
+static unsigned int sys_verdicts(unsigned int mask)
 {
 	unsigned int on = 0;
 	int r;
 
 	lockdep_assert_held(&ou_lock);
-	for (r = 0; mask && r < SL_OU_NR_RULES; r++) {
-		if (cpus[cpu].v[r].on)
-			on |= SL_OU_CPU_BIT(r);
+	for (r = 0; mask && r < SL_OU_NR_RULES; r++)
 		if (sys.sys[r].on)
 			on |= SL_OU_SYS_BIT(r);
-	}
 	return on;
 }
 
@@ -224,26 +268,38 @@ static void trace_transitions(int cpu, unsigned int mask, unsigned int on,
 	}
 }
 
-/* @cpu's event @ev with its state @st (read just before) */
+/*
+ * @cpu's event @ev with its state @st (read just before): under @cpu's
+ * lock; ou_lock only if a verdict of @cpu changed (see "Locking").
+ */
 static void cpu_event_state(int cpu, enum sl_ou_event ev, struct cpu_state *st)
 {
+	struct ou_pcpu *pc = per_cpu_ptr(&ou_pcpu, cpu);
 	unsigned long flags;
 	unsigned int mask, on;
 	u64 now;
 
-	raw_spin_lock_irqsave(&ou_lock, flags);
+	raw_spin_lock_irqsave(&pc->lock, flags);
 	/* offline (in our state): a dying CPU's last events are not counted */
 	if (unlikely(!cpus || !cpus[cpu].online)) {
-		raw_spin_unlock_irqrestore(&ou_lock, flags);
+		raw_spin_unlock_irqrestore(&pc->lock, flags);
 		return;
 	}
+	pc->events[ev]++;
 	now = local_clock();
-	nr_events[ev]++;
 	mask = sl_ou_cpu_event(&sys, cpu, ev, &st->in, now);
-	if (mask)
-		mask |= sl_ou_system_update(&sys, now);
-	on = verdicts_on(cpu, mask);
-	raw_spin_unlock_irqrestore(&ou_lock, flags);
+	on = cpu_verdicts(cpu, mask);
+	raw_spin_unlock(&pc->lock);
+	if (mask) {
+		raw_spin_lock(&ou_lock);
+		if (cpus) {
+			system_updates++;
+			mask |= sl_ou_system_update(&sys, sys_time(now));
+			on |= sys_verdicts(mask);
+		}
+		raw_spin_unlock(&ou_lock);
+	}
+	local_irq_restore(flags);
 	trace_transitions(cpu, mask, on, st->in.util, st->in.capacity_orig);
 }
 
@@ -471,11 +527,18 @@ static void start_state(u64 now)
 	raw_spin_lock_irqsave(&ou_lock, flags);
 	sl_ou_init(&sys, cpus, nr_cpu_ids, &p, now);
 	/* every CPU starts online: the offline ones out (nothing to close) */
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
+		struct ou_pcpu *pc = per_cpu_ptr(&ou_pcpu, cpu);
+
+		raw_spin_lock(&pc->lock);
 		if (!cpu_online(cpu))
 			sl_ou_cpu_offline(&sys, cpu, now);
-	memset(nr_events, 0, sizeof(nr_events));
+		memset(pc->events, 0, sizeof(pc->events));
+		raw_spin_unlock(&pc->lock);
+	}
 	skipped_base = sl_percpu_sum(&enqueues_skipped, 0);
+	system_updates = 0;
+	sys_clock = now;
 	memset(&kflag, 0, sizeof(kflag));
 	kflag.last = -1;
 	enabled_at = now;
@@ -492,16 +555,19 @@ static void start_state(u64 now)
  */
 static int ou_cpu_offline(unsigned int cpu)
 {
+	struct ou_pcpu *pc = per_cpu_ptr(&ou_pcpu, cpu);
 	unsigned long flags, util = 0, cap = 0;
 	unsigned int mask = 0, on = 0;
 
 	raw_spin_lock_irqsave(&ou_lock, flags);
+	raw_spin_lock(&pc->lock);
 	if (cpus) {
 		util = cpus[cpu].in.util;
 		cap = cpus[cpu].in.capacity_orig;
-		mask = sl_ou_cpu_offline(&sys, cpu, local_clock());
-		on = verdicts_on(cpu, mask);
+		mask = sl_ou_cpu_offline(&sys, cpu, sys_time(local_clock()));
+		on = cpu_verdicts(cpu, mask) | sys_verdicts(mask);
 	}
+	raw_spin_unlock(&pc->lock);
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
 	trace_transitions(cpu, mask, on, util, cap);
 	return 0;
@@ -513,14 +579,17 @@ static int ou_cpu_offline(unsigned int cpu)
  */
 static int ou_cpu_online(unsigned int cpu)
 {
+	struct ou_pcpu *pc = per_cpu_ptr(&ou_pcpu, cpu);
 	unsigned long flags;
 	unsigned int mask = 0, on = 0;
 
 	raw_spin_lock_irqsave(&ou_lock, flags);
+	raw_spin_lock(&pc->lock);
 	if (cpus) {
-		mask = sl_ou_cpu_online(&sys, cpu, local_clock());
-		on = verdicts_on(cpu, mask);
+		mask = sl_ou_cpu_online(&sys, cpu, sys_time(local_clock()));
+		on = cpu_verdicts(cpu, mask) | sys_verdicts(mask);
 	}
+	raw_spin_unlock(&pc->lock);
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
 	trace_transitions(cpu, mask, on, 0, 0);
 	cpu_event(cpu, SL_OU_EV_UTIL);
@@ -616,6 +685,10 @@ static void overutil_disable(struct sl_feature *f)
 
 static int overutil_feature_init(struct sl_feature *f)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu_ptr(&ou_pcpu, cpu)->lock);
 	emul_capacity = kcalloc(nr_cpu_ids, sizeof(*emul_capacity), GFP_KERNEL);
 	if (!emul_capacity)
 		return -ENOMEM;
@@ -639,7 +712,7 @@ static void overutil_feature_exit(struct sl_feature *f)
 struct snapshot {
 	struct sl_ou_system sys;
 	struct sl_ou_cpu *cpus;
-	u64 now, enabled_at, events[SL_OU_NR_EVENTS], skipped_base;
+	u64 now, enabled_at, events[SL_OU_NR_EVENTS], skipped_base, system_updates;
 	typeof(kflag) kflag;
 	int drive_rule;
 	u64 drive_verdicts, drive_changed;
@@ -649,6 +722,7 @@ static struct snapshot *take_snapshot(void)
 {
 	struct snapshot *s = kzalloc(sizeof(*s), GFP_KERNEL);
 	unsigned long flags;
+	int cpu, ev;
 
 	if (!s)
 		return NULL;
@@ -666,11 +740,25 @@ static struct snapshot *take_snapshot(void)
 	}
 	s->now = local_clock();
 	s->sys = sys;
-	memcpy(s->cpus, cpus, nr_cpu_ids * sizeof(*cpus));
+	/* each CPU as of its last event, one lock at a time */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct ou_pcpu *pc;
+
+		if (!cpu_possible(cpu)) {
+			s->cpus[cpu] = cpus[cpu];
+			continue;
+		}
+		pc = per_cpu_ptr(&ou_pcpu, cpu);
+		raw_spin_lock(&pc->lock);
+		s->cpus[cpu] = cpus[cpu];
+		for (ev = 0; ev < SL_OU_NR_EVENTS; ev++)
+			s->events[ev] += pc->events[ev];
+		raw_spin_unlock(&pc->lock);
+	}
 	s->sys.cpus = s->cpus;
 	s->enabled_at = enabled_at;
 	s->skipped_base = skipped_base;
-	memcpy(s->events, nr_events, sizeof(nr_events));
+	s->system_updates = system_updates;
 	s->kflag = kflag;
 	raw_spin_unlock_irqrestore(&ou_lock, flags);
 	s->drive_rule = READ_ONCE(drive_rule);
@@ -937,7 +1025,9 @@ static void report_head(void *priv, struct sl_rhead *h)
 	}
 	skipped = sl_percpu_sum(&enqueues_skipped, 0) - s->skipped_base;
 	sl_rfact_u64(h, "enqueues_skipped", skipped);
-	sl_rnote(h, "events:%s (enqueues skipped, state unchanged: %llu)", ev, skipped);
+	sl_rfact_u64(h, "system_updates", s->system_updates);
+	sl_rnote(h, "events:%s (enqueues skipped, state unchanged: %llu; system updates, a CPU's verdict changed: %llu)",
+		 ev, skipped, s->system_updates);
 	head_kernel_flag(h, s);
 	head_drive(h, s);
 	head_online(h, s);
@@ -1151,6 +1241,7 @@ static const struct sl_report cpus_report = {
 static int reset_stats(void)
 {
 	unsigned long flags;
+	int cpu;
 
 	raw_spin_lock_irqsave(&ou_lock, flags);
 	if (!cpus) {
@@ -1158,8 +1249,17 @@ static int reset_stats(void)
 		return -ENODEV;
 	}
 	enabled_at = local_clock();
-	sl_ou_reset_stats(&sys, enabled_at);
-	memset(nr_events, 0, sizeof(nr_events));
+	sl_ou_reset_system_stats(&sys, enabled_at);
+	system_updates = 0;
+	sys_clock = max(sys_clock, enabled_at);
+	for_each_possible_cpu(cpu) {
+		struct ou_pcpu *pc = per_cpu_ptr(&ou_pcpu, cpu);
+
+		raw_spin_lock(&pc->lock);
+		sl_ou_reset_cpu_stats(&cpus[cpu], enabled_at);
+		memset(pc->events, 0, sizeof(pc->events));
+		raw_spin_unlock(&pc->lock);
+	}
 	skipped_base = sl_percpu_sum(&enqueues_skipped, 0);
 	kflag.events = kflag.sets = kflag.clears = 0;
 	kflag.agree = kflag.disagree = kflag.time_on = 0;

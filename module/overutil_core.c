@@ -199,7 +199,7 @@ static bool sl_ou_verdict_set(struct sl_ou_verdict *v, bool on, u64 now_ns)
 		v->st.hist[sl_ou_hist_bucket(len)]++;
 		v->st.clears++;
 	}
-	v->on = on;
+	SL_OU_WRITE_ONCE(v->on, on);
 	v->since_ns = now_ns;
 	return true;
 }
@@ -367,6 +367,7 @@ unsigned int sl_ou_cpu_event(struct sl_ou_system *s, unsigned int cpu,
 	struct sl_ou_cpu *c;
 	bool on[SL_OU_NR_RULES];
 	unsigned int r, changed = 0;
+	unsigned long max_cap;
 	bool raw;
 
 	if (cpu >= s->nr_cpus || !s->cpus[cpu].online)
@@ -374,8 +375,17 @@ unsigned int sl_ou_cpu_event(struct sl_ou_system *s, unsigned int cpu,
 	c = &s->cpus[cpu];
 
 	c->in = *in;
-	if (in->capacity_orig > s->max_capacity_orig)
-		s->max_capacity_orig = in->capacity_orig;
+	/*
+	 * Read across CPUs: the capacity by an offline (the largest left),
+	 * the maximum by every CPU's event. A raise of the maximum lost to
+	 * another CPU's at the same instant is made again at this CPU's next
+	 * event.
+	 */
+	max_cap = SL_OU_READ_ONCE(s->max_capacity_orig);
+	if (in->capacity_orig > max_cap) {
+		max_cap = in->capacity_orig;
+		SL_OU_WRITE_ONCE(s->max_capacity_orig, max_cap);
+	}
 	raw = sl_ou_mainline(in);
 	c->raw = raw;
 	if (in->idle || ev == SL_OU_EV_IDLE_ENTER || ev == SL_OU_EV_IDLE_EXIT)
@@ -388,7 +398,7 @@ unsigned int sl_ou_cpu_event(struct sl_ou_system *s, unsigned int cpu,
 	on[SL_OU_DYNAMIC] = in->util > sl_ou_dyn_threshold(&s->p, c,
 							   in->capacity_orig);
 	on[SL_OU_LONE] = raw && !(in->nr_running == 1 &&
-				  in->capacity_orig >= s->max_capacity_orig);
+				  in->capacity_orig >= max_cap);
 	on[SL_OU_ALL] = raw;
 
 	for (r = 0; r < SL_OU_NR_RULES; r++)
@@ -423,7 +433,7 @@ unsigned int sl_ou_system_update(struct sl_ou_system *s, u64 now_ns)
 			continue;
 		any_online = true;
 		for (r = 0; r < SL_OU_NR_RULES; r++) {
-			if (s->cpus[c].v[r].on)
+			if (SL_OU_READ_ONCE(s->cpus[c].v[r].on))
 				any[r] = true;
 			else
 				all[r] = false;
@@ -469,9 +479,9 @@ unsigned int sl_ou_cpu_offline(struct sl_ou_system *s, unsigned int cpu,
 	c->raw = false;
 	c->linger_ticks = 0;
 	for (i = 0; i < s->nr_cpus; i++)
-		if (s->cpus[i].online && s->cpus[i].in.capacity_orig > max_cap)
-			max_cap = s->cpus[i].in.capacity_orig;
-	s->max_capacity_orig = max_cap;
+		if (s->cpus[i].online && SL_OU_READ_ONCE(s->cpus[i].in.capacity_orig) > max_cap)
+			max_cap = SL_OU_READ_ONCE(s->cpus[i].in.capacity_orig);
+	SL_OU_WRITE_ONCE(s->max_capacity_orig, max_cap);
 	return changed | sl_ou_system_update(s, now_ns);
 }
 
@@ -525,16 +535,30 @@ void sl_ou_stats_at(const struct sl_ou_verdict *v, u64 now_ns,
  */
 void sl_ou_reset_stats(struct sl_ou_system *s, u64 now_ns)
 {
-	unsigned int c, r;
+	unsigned int c;
+
+	sl_ou_reset_system_stats(s, now_ns);
+	for (c = 0; c < s->nr_cpus; c++)
+		sl_ou_reset_cpu_stats(&s->cpus[c], now_ns);
+}
+
+/* sl_ou_reset_stats() in parts: the system's verdicts, one CPU's */
+void sl_ou_reset_system_stats(struct sl_ou_system *s, u64 now_ns)
+{
+	unsigned int r;
 
 	for (r = 0; r < SL_OU_NR_RULES; r++) {
 		sl_ou_zero_stats(&s->sys[r].st);
 		s->sys[r].since_ns = now_ns;
 	}
-	for (c = 0; c < s->nr_cpus; c++) {
-		for (r = 0; r < SL_OU_NR_RULES; r++) {
-			sl_ou_zero_stats(&s->cpus[c].v[r].st);
-			s->cpus[c].v[r].since_ns = now_ns;
-		}
+}
+
+void sl_ou_reset_cpu_stats(struct sl_ou_cpu *c, u64 now_ns)
+{
+	unsigned int r;
+
+	for (r = 0; r < SL_OU_NR_RULES; r++) {
+		sl_ou_zero_stats(&c->v[r].st);
+		c->v[r].since_ns = now_ns;
 	}
 }

@@ -11,6 +11,19 @@
  */
 #include "pelt_core.h"
 
+/*
+ * Word-sized values read by one CPU's evaluation while another's writes
+ * them (the verdicts and capacities the system rules and the lone rule
+ * read across CPUs, see overutil.c "Locking"): whole, never torn.
+ */
+#ifdef __KERNEL__
+#define SL_OU_READ_ONCE(x)	READ_ONCE(x)
+#define SL_OU_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
+#else
+#define SL_OU_READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define SL_OU_WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#endif
+
 enum sl_ou_rule {
 	SL_OU_MAINLINE,	/* util does not fit 80% of capacity (uclamp-aware) */
 	SL_OU_LINGER,	/* mainline, set/cleared only after N ticks agreeing */
@@ -108,6 +121,8 @@ unsigned int sl_ou_cpu_online(struct sl_ou_system *s, unsigned int cpu,
 void sl_ou_stats_at(const struct sl_ou_verdict *v, u64 now_ns,
 		    struct sl_ou_stats *out);
 void sl_ou_reset_stats(struct sl_ou_system *s, u64 now_ns);
+void sl_ou_reset_cpu_stats(struct sl_ou_cpu *c, u64 now_ns);
+void sl_ou_reset_system_stats(struct sl_ou_system *s, u64 now_ns);
 unsigned int sl_ou_hist_bucket(u64 ns);
 bool sl_ou_same_state(const struct sl_ou_input *a, const struct sl_ou_input *b);
 

@@ -1150,6 +1150,14 @@ static void fuzz_dlparams(long ops)
 
 /* --- main ----------------------------------------------------------------- */
 
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static int become_deadline(void)
 {
 	struct dl_sched_attr a = {
@@ -1167,6 +1175,7 @@ int main(int argc, char **argv)
 	long ops = 10000;
 	int uid = -1, opt, i;
 	uint64_t seed = 0;
+	double t0;
 	char *e;
 
 	while ((opt = getopt(argc, argv, "s:n:u:dc")) != -1) {
@@ -1204,6 +1213,7 @@ int main(int argc, char **argv)
 		rng_state = seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(i - optind + 1));
 		if (!rng_state)
 			rng_state = 1;
+		t0 = mono_s();
 		if (!strcmp(argv[i], "sysfs"))
 			fuzz_sysfs(ops);
 		else if (!strcmp(argv[i], "debugfs"))
@@ -1212,6 +1222,8 @@ int main(int argc, char **argv)
 			fuzz_dlparams(ops);
 		else
 			tap(0, "unknown interface %s", argv[i]);
+		/* where a run's time goes (the debug kernel's suite is timed) */
+		tap_diag("%s: %.1f s", argv[i], mono_s() - t0);
 	}
 	return tap_failures ? 1 : 0;
 }
