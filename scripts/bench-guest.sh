@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The guest half of `make bench` (see bench.sh): bench-guest.sh dlparams|ctxswitch|mutex
+# (and bench-ab.sh's: mutex-ab, ctx-ab)
 set -euo pipefail
 ko=build/$SCHEDLAB_KVER/module/schedlab.ko
-part=${1:?dlparams, ctxswitch or mutex}
+part=${1:?dlparams, ctxswitch, mutex, mutex-ab or ctx-ab}
 out=$SCHEDLAB_RESULTS/bench.txt
 insmod "$ko"
 if [ "$part" = dlparams ]; then
@@ -180,6 +181,29 @@ bpf_bench() {	# bpf_bench N RATE_FN UNIT
 }
 print_row() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("%-15s %14.0f %14.0f %9.2f%% %7.2f..%.2f%%" % (d["feature"], d["median_off"], d["median_on"], d["slowdown_pct"], *d["slowdown_p25_p75_pct"]))' "$1"; }
 
+# Two builds of the module A/B on the context-switch ping-pong, the
+# feature SCHEDLAB_BENCH_AB_FEATURE on in both (bench-ab.sh; 1 vCPU): each
+# round loads one of them, ABBA; "off" is build A.
+if [ "$part" = ctx-ab ]; then
+	ko_a=build/bench-ab/a.ko
+	feat=${SCHEDLAB_BENCH_AB_FEATURE:?the feature}
+	ab_load() {	# ab_load 0|1: build A or B (this tree's), the feature on
+		rmmod schedlab 2>/dev/null || true
+		if [ "$2" = 1 ]; then insmod "$ko"; else insmod "$ko_a"; fi
+		echo 1 > "/sys/kernel/schedlab/$feat/enabled"
+		sleep 0.2
+	}
+	ctx_set() { ab_load "$@"; }
+	build/host/ctxswitch 2 0 >/dev/null	# warm the translation cache
+	{
+		echo "### context switches (pipe ping-pong, 1 vCPU, instruction-counted), $feat on: build A ($(cat build/bench-ab/a.txt)) vs this tree's (B), ABBA in one boot"
+		printf "%-15s %14s %14s %10s %16s\n" build "median_A/s" "median_B/s" "B slower by" "p25..p75"
+		ab_bench "$feat-ab" "${SCHEDLAB_BENCH_PAIRS:-12}" ctx_rate "round trips per sec" >"$SCHEDLAB_RESULTS/ctx-ab.json"
+		print_row "$SCHEDLAB_RESULTS/ctx-ab.json"
+	} >"$out" 2>&1
+	rmmod schedlab
+	exit 0
+fi
 # Two builds of the module A/B on the contended mutex, blocked_on on in
 # both (bench-ab.sh): each round loads one of them, ABBA; "off" is build A.
 if [ "$part" = mutex-ab ]; then
