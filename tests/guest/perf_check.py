@@ -133,6 +133,18 @@ opps, fmax = meta["nr_opps"], meta["max_freq_khz"]
 window_ms = meta["window_us"] / 1000.0
 
 # --- 1. the kernel's policy during a ramp -----------------------------------
+# The ramp starts from an idle CPU: a load left by the test before takes
+# a few hundred ms to decay (make check on b31bbd4, 6.12: max_util 1023
+# at the first sample, 1023 and 1024 the only values, no ramp to compare).
+t_idle = time.monotonic() + 5.0
+start_util = None
+while time.monotonic() < t_idle:
+    _, rows = read()
+    start_util = [r["max_util"] for r in rows if r["cpu"] == CPU]
+    if start_util and start_util[0] < 100:
+        break
+    time.sleep(0.1)
+diag("cpu %d's max_util before the ramp: %s" % (CPU, start_util))
 pid = spinner()
 samples = []
 t_end = time.monotonic() + 2.0

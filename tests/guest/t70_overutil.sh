@@ -113,6 +113,21 @@ echo 0 > $TRACING/tracing_on
 echo > $TRACING/trace
 echo 1 > $TRACING/events/schedlab/overutil/enable
 run_workload $WL/bursty.json
+# CPU 1's light task is light only if its vCPU runs when it should: a
+# stalled vCPU's time counts as the task running (the guest clock goes
+# on). On the virtual big.LITTLE (4 vCPUs on one TCG thread) beside another
+# guest, make check on b31bbd4 saw CPU 1 over for 5.4 s of 5.5 s with a
+# task of 1 ms every 10 ms. Such a run says nothing about the rules on a
+# light CPU: it is run once more, and the second run is judged.
+win=$(sed -n 's/.*overutil: \([0-9]*\) us since enabled or reset.*/\1/p' $SNAP)
+# The same for CPU 0's idling: a stall of 100 ms (the idle window) hides
+# it (arm64 7.3, the same run: the idle rule on CPU 0 for 14 ms).
+if [ $(( $(rep cpu1 time_us mainline) * 100 )) -ge "$win" ] || [ "$(rep cpu0 time_us idle)" -ge 1000 ]; then
+	diag "CPU 1 over for $(rep cpu1 time_us mainline) of $win us, CPU 0 not seen idle for $(rep cpu0 time_us idle) us (a vCPU stalled): once more"
+	echo 0 > $TRACING/tracing_on
+	echo > $TRACING/trace
+	run_workload $WL/bursty.json
+fi
 sed 's/^/# /' $DBG/overutil/hist
 # Episodes begun (sets), not transitions: with linger_set_ticks 0 a linger
 # episode begins exactly where a mainline one does, but the reset can fall
@@ -228,8 +243,11 @@ echo > $TRACING/trace
 
 # locking: every event takes its CPU's lock; the global one only where a
 # CPU's verdict changed (the report's system updates, at most one per
-# transition of a CPU's verdict), not at each of a context-switch load's
-# thousands of events
+# transition of a CPU's verdict, which the rules count apart), not at each
+# of a context-switch load's events. How many events change a verdict
+# depends on the load and the capacities: 181 of 95,138 on x86 7.3, 1,439
+# of 4,960 on the arm64 big.LITTLE, where CPU 1's emulated util sits at
+# the mainline and lone rules' thresholds
 settle
 echo 1 > $DBG/overutil/reset
 taskset -c 0,1 "$HOSTBIN/ctxswitch" 1 >/dev/null
@@ -242,7 +260,7 @@ trans=$(awk '$1 ~ /^cpu[0-9]/ && ($2 == "sets" || $2 == "clears") { for (i = 3; 
 ok "[ $nev -ge 1000 ]" "the ping-pong made events ($nev)"
 # (+2: a CPU's event between the reset of its statistics and the counter's)
 ok "[ -n \"$upd\" ] && [ $upd -le $((trans + 2)) ]" "system updates $upd, at most the CPUs' verdict transitions ($trans)"
-ok "[ -n \"$upd\" ] && [ $((upd * 20)) -le $nev ]" "the global lock at $upd of $nev events (at most 5%)"
+ok "[ -n \"$upd\" ] && [ $upd -lt $nev ]" "the global lock at $upd of $nev events, not at every one"
 
 # --- 5. teardown ----------------------------------------------------------
 echo 0 > $OU/enabled
