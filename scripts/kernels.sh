@@ -51,8 +51,22 @@ built_series() { case "$1" in lab|lab-debug) return 0 ;; esac; return 1; }
 # root domain's overutilized flag is maintained (and sched_overutilized_tp
 # fires) without EAS, where it gates nothing (patches/ 0003), so that
 # overutil can compare the kernel's own flag with its rules.
+#
+# The debug kernel also boots with slub_debug=-: its configuration takes
+# the kernel's own kernel/configs/debug.config beside ours (make's
+# debug.config target merges every fragment of that name), whose
+# SLUB_DEBUG_ON poisons, red-zones and checks every slab object and
+# records a stack trace at each allocation and free, all of which KASAN
+# and kmemleak already do for the same objects. Off, a system call costs
+# about 30% less there (200 opens and reads of a sysfs file under TCG:
+# 3.3 s against 4.7 s), and the reliability suite runs that much faster.
+# Everything else that file brings (DEBUG_OBJECTS_FREE, PROVE_RCU_LIST,
+# DEBUG_VM, ...) stays on.
 boot_args() {
-	if built_series "$1"; then echo "sched_overutilized_track"; fi
+	local a=()
+	if built_series "$1"; then a+=(sched_overutilized_track); fi
+	if [ "$1" = lab-debug ]; then a+=("slub_debug=-"); fi
+	echo "${a[*]}"
 }
 
 resolve() {

@@ -160,10 +160,60 @@ struct file {
 	char name[256];		/* the attribute's own name */
 	char feature[256];	/* its directory's name ("" at the top) */
 	mode_t mode;
+	int rfd, wfd;		/* kept open between operations (-1: none) */
 };
 
 static struct file files[MAX_FILES];
 static int nr_files;
+
+/*
+ * Where a strict run's time goes, per file (the debug kernel's suite is
+ * timed): each operation's time is charged to its file when the next one
+ * starts; the files that took the most are printed with the tally.
+ */
+static double mono_s(void);
+static double file_s[MAX_FILES];
+static long file_ops[MAX_FILES];
+static int timed_file = -1;
+static double timed_since;
+
+static void time_file(const struct file *f)
+{
+	double now = mono_s();
+
+	if (timed_file >= 0) {
+		file_s[timed_file] += now - timed_since;
+		file_ops[timed_file]++;
+	}
+	timed_file = f && !concurrent ? (int)(f - files) : -1;
+	timed_since = now;
+}
+
+static void print_file_times(const char *what, const char *root)
+{
+	char line[512] = "";
+	int i, k, best;
+	size_t n = 0;
+
+	time_file(NULL);
+	for (k = 0; k < 3; k++) {
+		best = -1;
+		for (i = 0; i < nr_files; i++)
+			if (file_ops[i] && (best < 0 || file_s[i] > file_s[best]))
+				best = i;
+		if (best < 0)
+			break;
+		n += snprintf(line + n, sizeof(line) - n, "%s%s %.1f s (%ld ops)", k ? ", " : "",
+			      files[best].path + strlen(root) + 1, file_s[best], file_ops[best]);
+		if (n >= sizeof(line))
+			break;
+		file_ops[best] = 0;
+	}
+	if (line[0])
+		tap_diag("%s: the files that took longest: %s", what, line);
+	memset(file_s, 0, sizeof(file_s));
+	memset(file_ops, 0, sizeof(file_ops));
+}
 
 static void collect(const char *dir, const char *feature, int depth)
 {
@@ -192,6 +242,7 @@ static void collect(const char *dir, const char *feature, int depth)
 		snprintf(files[nr_files].name, 256, "%s", d->d_name);
 		snprintf(files[nr_files].feature, 256, "%s", feature);
 		files[nr_files].mode = st.st_mode & 0777;
+		files[nr_files].rfd = files[nr_files].wfd = -1;
 		nr_files++;
 	}
 	closedir(dp);
@@ -199,6 +250,14 @@ static void collect(const char *dir, const char *feature, int depth)
 
 static int list_files(const char *root)
 {
+	int i;
+
+	for (i = 0; i < nr_files; i++) {
+		if (files[i].rfd >= 0)
+			close(files[i].rfd);
+		if (files[i].wfd >= 0)
+			close(files[i].wfd);
+	}
 	nr_files = 0;
 	collect(root, "", 0);
 	return nr_files;
@@ -231,6 +290,58 @@ static int write_file(const char *path, const char *val, size_t len)
 	e = errno;
 	close(fd);
 	return n < 0 ? -e : n;
+}
+
+/*
+ * A strict run reads and writes a sysfs file through descriptors it keeps
+ * open (one write() is one store() call either way) and opens it afresh
+ * one time in eight: on the debug kernel an open and close cost most of
+ * an operation (about 20 ms under TCG) and are the kernel's code, not the
+ * module's. The concurrent run, where the files come and go, opens at
+ * every operation.
+ */
+static int file_fd(struct file *f, int wr)
+{
+	int *fd = wr ? &f->wfd : &f->rfd;
+
+	if (concurrent)
+		return -1;
+	if (*fd >= 0 && chance(12)) {
+		close(*fd);
+		*fd = -1;
+	}
+	if (*fd < 0)
+		*fd = open(f->path, wr ? O_WRONLY : O_RDONLY);
+	return *fd < 0 ? -errno : *fd;
+}
+
+static int file_read(struct file *f, char *buf, size_t size)
+{
+	int fd, n;
+
+	if (concurrent)
+		return read_file(f->path, buf, size);
+	fd = file_fd(f, 0);
+	if (fd < 0)
+		return fd;
+	n = pread(fd, buf, size - 1, 0);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+static int file_write(struct file *f, const char *val, size_t len)
+{
+	int fd, n;
+
+	if (concurrent)
+		return write_file(f->path, val, len);
+	fd = file_fd(f, 1);
+	if (fd < 0)
+		return fd;
+	n = write(fd, val, len);
+	return n < 0 ? -errno : n;
 }
 
 /*
@@ -507,6 +618,7 @@ static void fuzz_sysfs(long ops)
 		int rc, valid, writable, b;
 
 		f = pick_file(SYSFS_ROOT);
+		time_file(f);
 		if (!f)
 			continue;
 		t.ops++;
@@ -533,9 +645,12 @@ static void fuzz_sysfs(long ops)
 		}
 		len = gen_value(f, v, sizeof(v));
 		writable = (f->mode & 0200) && as_root;
-		b = read_file(f->path, before, sizeof(before));
+		/* the value before: to compare with after, or to restore (a
+		 * write that must be refused changes nothing the state
+		 * comparison of the whole run would not see) */
+		b = writable || concurrent ? file_read(f, before, sizeof(before)) : 0;
 		valid = writable ? valid_value(f, v, len) : 0;
-		rc = write_file(f->path, v, len);
+		rc = file_write(f, v, len);
 		result(&t, rc);
 		if (concurrent) {
 			/* only the class of the answer */
@@ -582,7 +697,7 @@ static void fuzz_sysfs(long ops)
 		} else if (valid == 0 && rc != -EINVAL) {
 			mismatch(&t, op, "invalid value to %s: %s, want EINVAL", f->path, errname(-rc));
 		}
-		if (read_file(f->path, after, sizeof(after)) < 0) {
+		if (file_read(f, after, sizeof(after)) < 0) {
 			mismatch(&t, op, "%s unreadable after a write", f->path);
 			continue;
 		}
@@ -591,11 +706,13 @@ static void fuzz_sysfs(long ops)
 				 before, after);
 		if (rc >= 0 && strcmp(before, after)) {
 			/* accepted: undo it (the rest of the run starts from the same state) */
-			if (write_file(f->path, before, strlen(before)) < 0 ||
-			    read_file(f->path, after, sizeof(after)) < 0 || strcmp(before, after))
+			if (file_write(f, before, strlen(before)) < 0 ||
+			    file_read(f, after, sizeof(after)) < 0 || strcmp(before, after))
 				mismatch(&t, op, "%s: could not restore '%s'", f->path, before);
 		}
 	}
+	if (!concurrent)
+		print_file_times("sysfs", SYSFS_ROOT);
 	report(&t, ops);
 }
 
@@ -620,6 +737,7 @@ static void fuzz_debugfs(long ops)
 		int fd, rc, n, steps;
 
 		f = pick_file(DEBUGFS_ROOT);
+		time_file(f);
 		if (!f)
 			continue;
 		t.ops++;
@@ -705,6 +823,8 @@ static void fuzz_debugfs(long ops)
 		close(fd);
 		result(&t, rc);
 	}
+	if (!concurrent)
+		print_file_times("debugfs", DEBUGFS_ROOT);
 	report(&t, ops);
 }
 

@@ -20,12 +20,17 @@ seed=${SL_FUZZ_SEED:-$(( ($(date +%s) << 16) ^ $$ ))}
 concurrent_s=${SL_FUZZ_CONCURRENT_S:-20}
 diag "seed $seed, $ops operations per interface and run"
 FUZZ=$HOSTBIN/sl_fuzz
-# every sysfs value, and the status report (read by the shell: a cat per
-# file was dozens of program starts per call)
+# every sysfs value, and the status report (read by the shell's read: a
+# cat per file was dozens of program starts per call, and even $(<file)
+# forks, a quarter of a second on the debug kernel)
 state() {
-	local f
-	for f in $(find $SYS -type f | sort); do printf '%s=%s\n' "${f#$SYS/}" "$(<"$f")"; done
-	printf '%s\n' "$(<$DBG/status)"
+	local f v
+	for f in $(find $SYS -type f | sort); do
+		v=; IFS= read -r -d '' v <"$f"
+		printf '%s=%s\n' "${f#$SYS/}" "${v%$'\n'}"
+	done
+	v=; IFS= read -r -d '' v <$DBG/status
+	printf '%s\n' "${v%$'\n'}"
 }
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' "$DBG/dlparams/stats"; }
 
