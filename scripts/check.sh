@@ -121,15 +121,16 @@ make -s tools || fail "host tools" "make tools failed"
 #                  t52, the fuzzer's shorter run, as on every stock kernel);
 #                  with :smoke, about 5 minutes
 # The order of the jobs (SCHEDLAB_CHECK_JOBS) is for two slots, the second
-# free once the host tests are done (1.5 to 4 minutes), chosen from the lane
-# times of the clean-clone run on 8628588 (minutes: lab-debug:reload 21,
-# lab-debug:stress 16.5, biglittle 17, lab 17, 6.1 13, 6.12 12.7, 7 11,
-# eas 7.5, noproxy 1.4, smoke 0.9) by simulating the two slots over every
-# order, then the best ones again with each lane 10% longer or shorter at
-# random: the longest first, the short ones last, both slots ending within
-# about a minute.
-# That run took 61.7 minutes in the order before (one slot idle for the
-# last 4.5); this order, with t65's shorter report reads, about 58.
+# free once the host tests are done (about 1.5 minutes), chosen from the
+# lane times of the clean-clone run on 8628588 (minutes: lab-debug:reload
+# 21, lab-debug:stress 16.5, biglittle 17, lab 17, 6.1 13, 6.12 12.7, 7
+# 11, eas 7.5, noproxy 1.4, smoke 0.9) by simulating the two slots over
+# every order, with one rule learnt from the run on 9bf9fe3: the two
+# debug lanes never side by side (run together, each took 5 to 9% longer:
+# stress 17.3 minutes, reload 23.0): 6.1 first, stress beside it, reload
+# after lab, the short ones last: about 60 minutes simulated, both slots
+# ending within a minute or two. That run on 8628588 took 61.7 minutes in the
+# order before (one slot idle for the last 4.5).
 tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;
@@ -214,8 +215,8 @@ launch() {	# launch JOB: start it in the background, once a slot is free
 	echo "=== guest $1: started ($(date +%T))"
 	guest_job "$1" "$out/guest-${1//:/-}" &
 }
-# The first (longest) guest starts now: the host tests are mostly one
-# process at a time, and the other core would wait for them (about 3 to 6
+# The first guest starts now: the host tests are mostly one
+# process at a time, and the other core would wait for them (1.5 to 6
 # minutes).
 next=0
 if [ ${#series[@]} -gt 0 ] && [ "$jobs_max" -gt 1 ]; then
