@@ -717,38 +717,43 @@ static bool donor_found(void)
 }
 
 /*
- * sched_dequeue_task_tp when sleep_at_dequeue, sched_proxy_decision_tp
- * when follow_donor: attach (0 or an errno, nothing left attached on
- * failure) or detach
+ * sched_dequeue_task_tp, when sleep_at_dequeue: attach (0 or an errno) or
+ * detach. Attached before the switch probe and detached after it, so that
+ * while a tracked task's switch-out is seen, so is its dequeue: attached
+ * after it, a task switched in, dequeued before the dequeue probe came and
+ * switched out was taken for a blocked task left queued (WAITING for its
+ * whole sleep, and one queued_blocks in a run without proxy execution).
+ * The probe only writes entries the others made.
  */
 static int dequeue_probe(bool attach)
 {
-	int ret = 0;
-
 #if SL_HAS_FUNC___traceiter_sched_dequeue_task_tp
 	if (!sleep_at_dequeue)
 		return 0;
-	if (!attach) {
-#if SIG_DONOR_BUILT
-		if (follow_donor)
-			sl_tracepoint_unregister("sched_proxy_decision_tp",
-						 probe_proxy_decision, NULL);
+	if (attach)
+		return sl_tracepoint_register("sched_dequeue_task_tp",
+					      probe_dequeue, NULL);
+	sl_tracepoint_unregister("sched_dequeue_task_tp", probe_dequeue, NULL);
 #endif
-		sl_tracepoint_unregister("sched_dequeue_task_tp", probe_dequeue, NULL);
+	return 0;
+}
+
+/*
+ * sched_proxy_decision_tp, when follow_donor: attach (0 or an errno) or
+ * detach. After the exit probe: it tracks tasks.
+ */
+static int decision_probe(bool attach)
+{
+#if SIG_DONOR_BUILT
+	if (!follow_donor)
 		return 0;
-	}
-	ret = sl_tracepoint_register("sched_dequeue_task_tp", probe_dequeue, NULL);
-#if SIG_DONOR_BUILT
-	if (!ret && follow_donor) {
-		ret = sl_tracepoint_register("sched_proxy_decision_tp",
-					     probe_proxy_decision, NULL);
-		if (ret)
-			sl_tracepoint_unregister("sched_dequeue_task_tp",
-						 probe_dequeue, NULL);
-	}
+	if (attach)
+		return sl_tracepoint_register("sched_proxy_decision_tp",
+					      probe_proxy_decision, NULL);
+	sl_tracepoint_unregister("sched_proxy_decision_tp",
+				 probe_proxy_decision, NULL);
 #endif
-#endif
-	return ret;
+	return 0;
 }
 
 /* --- walks --------------------------------------------------------------- */
@@ -998,10 +1003,12 @@ static const struct {
 #endif
 };
 
+/* the first @n of probes[], then the dequeue probe; wait for them all */
 static void unregister_probes(int n)
 {
 	while (n-- > 0)
 		sl_tracepoint_unregister(probes[n].tp, probes[n].probe, NULL);
+	dequeue_probe(false);
 	tracepoint_synchronize_unregister();
 }
 
@@ -1047,13 +1054,15 @@ static int signals_enable(struct sl_feature *f)
 	follow_donor = sleep_at_dequeue && donor_found();
 	for_each_possible_cpu(i)
 		per_cpu(pelt_donor, i) = NULL;
+	ret = dequeue_probe(true);
+	if (ret)
+		goto fail_mem;
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ret = sl_tracepoint_register(probes[i].tp, probes[i].probe, NULL);
 		if (ret)
 			goto fail_probes;
 	}
-	/* after the exit probe: it notes instants of tracked tasks only */
-	ret = dequeue_probe(true);
+	ret = decision_probe(true);
 	if (ret)
 		goto fail_probes;
 	schedule_delayed_work(&sample_work, 0);
@@ -1078,7 +1087,7 @@ static void signals_disable(struct sl_feature *f)
 	 * its task until forget_all().
 	 */
 	cancel_delayed_work_sync(&sample_work);
-	dequeue_probe(false);
+	decision_probe(false);
 	unregister_probes(ARRAY_SIZE(probes));
 	forget_all();
 	/* readers of the hash, then the pool's release callbacks */

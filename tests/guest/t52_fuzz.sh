@@ -5,19 +5,21 @@
 # the status report) is the same before and after. Then the same
 # operations unchecked but concurrent, from root and nobody, while
 # features are enabled and disabled and the module unloaded and loaded.
-# SL_FUZZ_OPS (default 3000) operations per interface and run, the
-# SCHED_DEADLINE run at most SL_FUZZ_DEADLINE_OPS (default 3000: its thread
-# gets half a CPU, and with 10,000 on the debug kernel it alone took over
-# 20 minutes); SL_FUZZ_CONCURRENT_S (default 20; 30 on the debug kernel)
-# seconds of the concurrent run (the suite runs it on five kernels: 60
-# cost 3 minutes of guest time a check for no more kinds of interleaving);
+# SL_FUZZ_OPS (default 2000; 10,000 on the debug kernel) operations per
+# interface and run, the SCHED_DEADLINE run at most SL_FUZZ_DEADLINE_OPS
+# (default 2000: its thread gets half a CPU, and with 10,000 on the debug
+# kernel it alone took over 20 minutes); SL_FUZZ_CONCURRENT_S (default 12;
+# 30 on the debug kernel) seconds of the concurrent run, a dozen unloads
+# and loads on a stock kernel (the suite runs this short run on five
+# kernels; 60 s cost 3 minutes of guest time a check for no more kinds of
+# interleaving, and 3,000 operations and 20 s one more);
 # SL_FUZZ_SEED replays a run (each run prints its seed).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
-ops=${SL_FUZZ_OPS:-3000}
+ops=${SL_FUZZ_OPS:-2000}
 seed=${SL_FUZZ_SEED:-$(( ($(date +%s) << 16) ^ $$ ))}
-concurrent_s=${SL_FUZZ_CONCURRENT_S:-20}
+concurrent_s=${SL_FUZZ_CONCURRENT_S:-12}
 diag "seed $seed, $ops operations per interface and run"
 FUZZ=$HOSTBIN/sl_fuzz
 # every sysfs value, and the status report (read by the shell's read: a
@@ -39,7 +41,7 @@ echo 1 > $SYS/dlparams/enabled
 before=$(state)
 for run in "root:" "root-deadline:-d" "nobody:-u 65534"; do
 	who=${run%%:*} opt=${run#*:} n=$ops
-	dl_max=${SL_FUZZ_DEADLINE_OPS:-3000}
+	dl_max=${SL_FUZZ_DEADLINE_OPS:-2000}
 	[ "$who" = root-deadline ] && [ "$n" -gt "$dl_max" ] && n=$dl_max
 	diag "--- strict, $who ($n operations per interface)"
 	t0=$(date +%s)

@@ -101,6 +101,33 @@ cat $DBG/signals/stats | sed 's/^/# /'
 is "$(awk '/^dropped/ {print $2}' $DBG/signals/stats)" 0 "no task dropped for lack of room"
 echo 0 > $SYS/signals/enabled
 is "$(awk 'NR > 2' $TASKS | wc -l)" 0 "nothing tracked once disabled"
+
+# --- 8. enabled under load, sleeps at the dequeue ------------------------------
+# Threads that only sleep (nanosleep: no mutex, so never a donor left
+# queued, with proxy execution or without) while signals is enabled and
+# disabled again and again: every blocked switch-out comes after a dequeue
+# the probe saw, so no queued block is counted. (The dequeue probe used to
+# be attached after the switch probe: a task switched in and blocked
+# between the two was taken for a blocked task left queued, WAITING for
+# its whole sleep; one in the CI run on 2220378.)
+if grep -q 'tracepoint:sched_dequeue_task_tp *yes' $DBG/status; then
+	echo 1 > $SYS/signals/sleep_source
+	$LOADBIN -n sl_sleepers threads 16 1 600000 >/tmp/sleepers.out & sl=$!
+	qb=0 n=0 deq=0
+	for _ in $(seq 12); do
+		echo 1 > $SYS/signals/enabled
+		sleep 0.2
+		st=$(<$DBG/signals/stats)
+		echo 0 > $SYS/signals/enabled
+		[[ $st =~ (^|$'\n')queued_blocks\ +([0-9]+) ]] && qb=$((qb + BASH_REMATCH[2])) && n=$((n + 1))
+		[[ $st =~ (^|$'\n')sleeps_at_dequeue\ +([0-9]+) ]] && deq=$((deq + BASH_REMATCH[2]))
+	done
+	stop $sl
+	ok "[ $n = 12 ] && [ $deq -ge 100 ] && [ $qb = 0 ]" \
+		"enabled 12 times beside 16 sleeping threads: $deq sleeps begun at their dequeue, $qb queued blocks (0: every dequeue seen)"
+else
+	skip "enabled under load" "no sched_dequeue_task_tp in this kernel: sleeps begin at sched_switch, no queued block to count"
+fi
 is "$($SYSFS_WRITE $SYS/signals/max_tasks 64)" ok "max_tasks accepted while disabled"
 echo 2048 > $SYS/signals/max_tasks
 unload

@@ -169,12 +169,26 @@ bl_features() {
 	echo 1 >$TR/events/sched/sched_switch/enable
 	sleep 2
 
-	# quiet: EAS places the small task
-	echo >$TR/trace
-	periodic 1000 16000 6 >/tmp/pA.txt
-	cat $TR/trace >/tmp/tA.txt
-	set -- $(placement /tmp/pA.txt /tmp/tA.txt "$littles")
-	diag "quiet: $1 wakeups, $2 on the little CPUs ($littles); $3 switch-ins, $4 there; $5 migrations, $6 to them, the last to CPU $7"
+	# quiet: EAS places the small task. EAS decides only while the
+	# kernel's overutilized flag is clear: a vCPU that stalls (its time
+	# counts as running) can set it, and a run in which it was set, that
+	# placed the task off the little CPUs, is run once more and judged
+	# there (CI on 2220378: 336 of 379 switch-ins on the littles, 97% in
+	# the runs before). A run with the flag clear throughout is judged as
+	# it is.
+	local kf try
+	for try in 1 2; do
+		echo 1 >$DBG/overutil/reset
+		echo >$TR/trace
+		periodic 1000 16000 6 >/tmp/pA.txt
+		cat $TR/trace >/tmp/tA.txt
+		kf=$(grep -o 'kernel flag: [0-9]* events, now [0-9], sets [0-9]* clears [0-9]* time_us [0-9]*' $DBG/overutil/report)
+		set -- $(placement /tmp/pA.txt /tmp/tA.txt "$littles")
+		diag "quiet (run $try): $1 wakeups, $2 on the little CPUs ($littles); $3 switch-ins, $4 there; $5 migrations, $6 to them, the last to CPU $7; ${kf:-kernel flag: no events}"
+		[ $3 -gt 0 ] && [ $(($4 * 100)) -ge $(($3 * 90)) ] && [ $(($2 * 100)) -ge $(($1 * 90)) ] && break
+		[[ $kf =~ (sets|time_us)\ [1-9] ]] || break
+		diag "the kernel's overutilized flag was set during that run (EAS off meanwhile): once more"
+	done
 	ok "[ $3 -gt 0 ] && [ $(($4 * 100)) -ge $(($3 * 90)) ] && [ $(($2 * 100)) -ge $(($1 * 90)) ]" "quiet: EAS placed the small task on the little CPUs: $4 of its $3 switch-ins (sched_switch), $2 of its $1 wakeups"
 	ok "[ $5 -eq 0 ] || case ' $littles ' in *' $7 '*) true ;; *) false ;; esac" "quiet: no migration left it off the little CPUs (sched_migrate_task: $6 of $5 to them, the last to CPU $7)"
 	r=$(cat $DBG/overutil/report)
