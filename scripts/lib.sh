@@ -19,5 +19,5 @@ SCHEDLAB_SERIES_ALL="6.1 6.12 7 lab lab-debug arm64-6.12 arm64-7"
 # What make check runs: guest jobs, each a series or a part of one
 # (SERIES:PART, see check.sh), in the order they start (two at a time; the
 # order is explained in check.sh).
-SCHEDLAB_CHECK_JOBS="6.1:core lab-debug:reload lab lab-debug:stress arm64-6.12:biglittle 7:core 6.12:core arm64-7:eas lab:noproxy arm64-7:smoke"
+SCHEDLAB_CHECK_JOBS="lab-debug:reload 6.1:core lab lab-debug:stress arm64-6.12:biglittle 7:core 6.12:core arm64-7:eas lab:noproxy arm64-7:smoke"
 SCHEDLAB_SERIES_DEFAULT=6.12
