@@ -104,9 +104,12 @@ make -s tools || fail "host tools" "make tools failed"
 #   lab-debug:reload  the reliability suite under KASAN, lockdep, UBSAN,
 #                  kmemleak, part 1: r10 (200 load/enable-all/unload
 #                  cycles under load, about 19 minutes with the boot)
-#   lab-debug:stress  part 2: r30 (lock torture) and t52 with 10,000
-#                  operations per interface as root and as nobody (about
-#                  22 minutes)
+#   lab-debug:stress  part 2: r30 (lock torture), t51 (/dev/dlparams's page
+#                  under every VMA road, 50 rounds as nobody and as root
+#                  where KASAN catches the first double close, and a
+#                  deadline thread's page) and
+#                  t52 with 10,000 operations per interface as root and as
+#                  nobody (about 16 minutes)
 #   :smoke         (arm64-6.12, arm64-7) the module cross-built for Debian's arm64
 #                  kernel, booted under qemu-system-aarch64 with a busybox
 #                  initramfs: tests/smoke/smoke.sh (load, detection, every
@@ -152,7 +155,7 @@ make -s tools || fail "host tools" "make tools failed"
 tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;
-	*:stress) echo "r30_*.sh t52_*.sh" ;;
+	*:stress) echo "r30_*.sh t51_*.sh t52_*.sh" ;;
 	# t62 (perf's clamp sums, which any other task on its CPU disturbs)
 	# right after t10, as before t60-t61 (thousands of threads) joined
 	*:hooks) echo "t10_*.sh t62_*.sh t6[01]_*.sh t65_*.sh t7*.sh t8*.sh" ;;
@@ -214,6 +217,7 @@ guest_job() {	# guest_job JOB DIR: build, boot, test; DIR/{name,rc,build.log}
 			export SL_FUZZ_CONCURRENT_S=${SL_FUZZ_CONCURRENT_S:-30}
 			export SL_FUZZ_DEADLINE_OPS=${SL_FUZZ_DEADLINE_OPS:-500}
 			export SCHEDLAB_TEST_TORTURE_S=${SCHEDLAB_TEST_TORTURE_S:-15}
+			export SCHEDLAB_TEST_VMA_ROUNDS=${SCHEDLAB_TEST_VMA_ROUNDS:-50}
 			export SCHEDLAB_TEST_TIMEOUT=${SCHEDLAB_TEST_TIMEOUT:-3000}
 		fi
 		# a stall (no console or result output) is 10 minutes; on the
