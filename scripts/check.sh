@@ -151,7 +151,9 @@ make -s tools || fail "host tools" "make tools failed"
 # reload 23.1, lab 18.0, stress 16.9, biglittle 16.3, 7 9.65, 6.12 7.0,
 # eas 7.5, noproxy and smoke 2.5); this order with 6.12 at 5.5: about 57.
 # CI took 63.8 minutes on 2220378 with the 6.12 lane whole (61.7
-# simulated).
+# simulated), 56.1 on 1779441 (this order). With t51 in the stress lane
+# (599139b, clean clone): 55.8 minutes; reload 21.3, 6.1 13.0, lab 17.2,
+# stress 18.0, biglittle 16.3, 7 9.3, 6.12 5.1, eas 6.8.
 tests_for() {
 	case "$1" in
 	*:reload) echo "r10_*.sh" ;;
